@@ -1,0 +1,40 @@
+import type { Rng } from '../../rng/rng.js';
+import { normalQuantile } from '../../special/normal-quantile.js';
+import { sigmoid } from '../../special/sigmoid.js';
+import type { Predictive } from '../predictive.js';
+
+/**
+ * Predictive distribution of a binary label: p(y = 1 | x, data) = `prob`. When the latent score
+ * (the logit) has a Gaussian posterior N(logitMean, logitVariance), `interval(level)` is the central
+ * credible interval of the success probability σ(score); otherwise it is [prob, prob].
+ */
+export class BernoulliPredictive implements Predictive {
+  readonly kind = 'bernoulli' as const;
+
+  constructor(readonly prob: number, readonly logitMean = Number.NaN, readonly logitVariance = Number.NaN) {}
+
+  get mean(): number {
+    return this.prob;
+  }
+
+  get variance(): number {
+    return this.prob * (1 - this.prob);
+  }
+
+  logProb(y: number): number {
+    if (y === 1) return Math.log(this.prob);
+    if (y === 0 || y === -1) return Math.log1p(-this.prob);
+    return -Infinity;
+  }
+
+  sample(rng: Rng): number {
+    return rng.nextDouble() < this.prob ? 1 : 0;
+  }
+
+  interval(level: number): [number, number] {
+    if (!(level > 0 && level < 1)) throw new RangeError(`interval level must be in (0, 1), got ${level}`);
+    if (!(this.logitVariance >= 0)) return [this.prob, this.prob];
+    const half = normalQuantile(0.5 + level / 2) * Math.sqrt(this.logitVariance);
+    return [sigmoid(this.logitMean - half), sigmoid(this.logitMean + half)];
+  }
+}

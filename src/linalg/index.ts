@@ -1,0 +1,18 @@
+export { axpy } from './axpy.js';
+export { cholesky, type CholeskyOptions } from './cholesky.js';
+export { choleskyInverse } from './cholesky-inverse.js';
+export { choleskySolve } from './cholesky-solve.js';
+export { dot } from './dot.js';
+export { gemv } from './gemv.js';
+export { gramAccumulate } from './gram-accumulate.js';
+export { identity } from './identity.js';
+export { logDetCholesky } from './log-det-cholesky.js';
+export { matrixDeterminantLemma } from './matrix-determinant-lemma.js';
+export { quadraticForm } from './quadratic-form.js';
+export { shermanMorrisonUpdate } from './sherman-morrison-update.js';
+export { spdInverse } from './spd-inverse.js';
+export { solveLower } from './solve-lower.js';
+export { solveLowerTransposed } from './solve-lower-transposed.js';
+export { symmetricEigen } from './symmetric-eigen.js';
+export { symmetricRank1Update } from './symmetric-rank1-update.js';
+export { trace } from './trace.js';

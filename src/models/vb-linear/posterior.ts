@@ -1,0 +1,17 @@
+/** Result of a VB linear fit, named as in VBLinLogit's vb_linear_fit. */
+export interface VbLinearPosterior {
+  /** Posterior mean w_N. */
+  readonly w: Float64Array;
+  /** Scaled covariance V_N: Cov(w | τ) = V_N / τ. */
+  readonly V: Float64Array;
+  readonly invV: Float64Array;
+  readonly logdetV: number;
+  readonly an: number;
+  readonly bn: number;
+  /** E[α] (length 1, or d with ARD), one update ahead of V as in the reference. */
+  readonly E_a: Float64Array;
+  /** Variational bound with all constants (≤ ln p(y | X)). */
+  readonly L: number;
+  readonly iterations: number;
+  readonly converged: boolean;
+}

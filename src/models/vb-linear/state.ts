@@ -1,0 +1,30 @@
+/** Hyperparameters of Drugowitsch's linear model: τ ~ Gam(a0, b0), α ~ Gam(c0, d0) (shape, rate). */
+export interface VbLinearPrior {
+  readonly a0: number;
+  readonly b0: number;
+  readonly c0: number;
+  readonly d0: number;
+}
+
+/**
+ * Sufficient statistics of the linear model (XᵀX, Xᵀy, yᵀy, n, all weighted) plus the fixed
+ * settings. Everything the fit needs, so a fit costs O(d³) per iteration whatever n is.
+ */
+export interface VbLinearState {
+  readonly dim: number;
+  readonly ard: boolean;
+  readonly prior: VbLinearPrior;
+  /** Relative bound change that stops the fit (reference: 1e-5). */
+  readonly tol: number;
+  readonly maxIter: number;
+  readonly xtx: Float64Array;
+  readonly xty: Float64Array;
+  yty: number;
+  /** Weighted record count N. */
+  n: number;
+  /** Records absorbed (unweighted). */
+  records: number;
+}
+
+/** The reference defaults (VBLinLogit vb_linear_fit): a0 = c0 = 1e-2, b0 = d0 = 1e-4. */
+export const VB_LINEAR_DEFAULT_PRIOR: VbLinearPrior = { a0: 1e-2, b0: 1e-4, c0: 1e-2, d0: 1e-4 };

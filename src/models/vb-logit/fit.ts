@@ -1,0 +1,109 @@
+import { dot } from '../../linalg/dot.js';
+import { gemv } from '../../linalg/gemv.js';
+import { gramAccumulate } from '../../linalg/gram-accumulate.js';
+import { quadraticForm } from '../../linalg/quadratic-form.js';
+import { spdInverse } from '../../linalg/spd-inverse.js';
+import { jaakkolaJordanLambda } from '../../special/jaakkola-jordan-lambda.js';
+import { log1pexp } from '../../special/log1pexp.js';
+import { vbLogitBoundConstant, vbLogitGlobalBound } from './objective.js';
+import type { VbLogitState } from './state.js';
+
+function dataTerm(xi: number, lambda: number): number {
+  return -log1pexp(-xi) + lambda * xi * xi - 0.5 * xi;
+}
+
+/**
+ * Absorbs a validated batch (labels already ±1) into a `vb-logit(-ard)` state by VBLinLogit's
+ * vb_logit_fit(_ard) iteration (Drugowitsch §3.2 eq. 46–60, ARD §3.4 eq. 72–80, implementation
+ * §3.5.2): ξ = 0 for the new records, E[α] = a0/b0 on an empty model (else the current E[α]), a
+ * pre-loop q(w) and bound, then passes that update ξ (eq. 58), q(α) from the previous q(w), and q(w),
+ * stopping when the bound decreases or changes by less than tol·|L|; the iterate of the stopping
+ * pass is kept, as in the reference. Earlier records enter through the frozen sums in `state`, so a
+ * single batch holding all the data reproduces the batch fit exactly. With n = 0 it re-solves
+ * q(α) ⇄ q(w) at frozen ξ (after a merge or forget). The state is written only at the end.
+ */
+export function absorbVbLogitBatch(state: VbLogitState, x: Float64Array, ySigned: Float64Array, n: number, weights?: Float64Array): void {
+  const { dim: d, ard, prior } = state;
+  const alphaCount = ard ? d : 1;
+  const an = ard ? prior.a0 + 0.5 : prior.a0 + 0.5 * d;
+  const t = state.dataShift.slice();
+  let weightSum = 0;
+  for (let r = 0; r < n; r++) {
+    const weight = weights === undefined ? 1 : weights[r];
+    weightSum += weight;
+    const scale = 0.5 * weight * ySigned[r];
+    for (let j = 0; j < d; j++) t[j] += scale * x[r * d + j];
+  }
+  const lambda = new Float64Array(n).fill(0.125);
+  const xi = new Float64Array(n);
+  const rowScale = new Float64Array(n);
+  const expectedAlpha = state.records === 0 ? new Float64Array(alphaCount).fill(prior.a0 / prior.b0) : state.expectedAlpha.slice();
+  const bn = new Float64Array(alphaCount);
+  const invV = new Float64Array(d * d);
+  const V = new Float64Array(d * d);
+  const factor = new Float64Array(d * d);
+  const w = new Float64Array(d);
+  let logdetV = 0;
+
+  const solveForW = (): void => {
+    invV.set(state.dataPrecision);
+    for (let r = 0; r < n; r++) rowScale[r] = 2 * lambda[r] * (weights === undefined ? 1 : weights[r]);
+    gramAccumulate(x, n, d, invV, 1, rowScale);
+    for (let i = 0; i < d; i++) invV[i * d + i] += ard ? expectedAlpha[i] : expectedAlpha[0];
+    logdetV = -spdInverse(invV, d, V, factor, { what: 'posterior precision V⁻¹' });
+    gemv(V, d, d, t, w);
+  };
+  const updateBn = (): void => {
+    if (ard) for (let i = 0; i < d; i++) bn[i] = prior.b0 + 0.5 * (w[i] * w[i] + V[i * d + i]);
+    else {
+      let traceV = 0;
+      for (let i = 0; i < d; i++) traceV += V[i * d + i];
+      bn[0] = prior.b0 + 0.5 * (dot(w, w, d) + traceV);
+    }
+  };
+  const sumLog = (values: Float64Array): number => values.reduce((sum, v) => sum + Math.log(v), 0);
+
+  solveForW();
+  updateBn();
+  let expectedAlphaSum = 0;
+  for (let i = 0; i < alphaCount; i++) expectedAlphaSum += an / bn[i];
+  let last = -weightSum * Math.LN2 + state.frozenBound + vbLogitGlobalBound(quadraticForm(invV, d, w), logdetV, prior, an, expectedAlphaSum, sumLog(bn), alphaCount);
+  let bound = last;
+  let q = 0;
+  let dataTerms = 0;
+  let iterations = 0;
+  for (let iter = 1; iter <= state.maxIter; iter++) {
+    iterations = iter;
+    for (let r = 0; r < n; r++) {
+      const xw = dot(w, x, d, 0, r * d);
+      xi[r] = Math.sqrt(quadraticForm(V, d, x, r * d) + xw * xw);
+      lambda[r] = jaakkolaJordanLambda(xi[r]);
+    }
+    updateBn();
+    expectedAlphaSum = 0;
+    for (let i = 0; i < alphaCount; i++) {
+      expectedAlpha[i] = an / bn[i];
+      expectedAlphaSum += expectedAlpha[i];
+    }
+    solveForW();
+    q = quadraticForm(invV, d, w);
+    dataTerms = 0;
+    for (let r = 0; r < n; r++) dataTerms += (weights === undefined ? 1 : weights[r]) * dataTerm(xi[r], lambda[r]);
+    bound = dataTerms + state.frozenBound + vbLogitGlobalBound(q, logdetV, prior, an, expectedAlphaSum, sumLog(bn), alphaCount);
+    if (last > bound || Math.abs(last - bound) < Math.abs(state.tol * bound)) break;
+    last = bound;
+  }
+  for (let r = 0; r < n; r++) rowScale[r] = 2 * lambda[r] * (weights === undefined ? 1 : weights[r]);
+  gramAccumulate(x, n, d, state.dataPrecision, 1, rowScale);
+  state.dataShift.set(t);
+  state.frozenBound += dataTerms;
+  state.records += n;
+  state.posterior.w.set(w);
+  state.posterior.V.set(V);
+  state.posterior.invV.set(invV);
+  state.posterior.logdetV = logdetV;
+  state.posterior.q = q;
+  state.expectedAlpha.set(expectedAlpha);
+  state.bound = bound + vbLogitBoundConstant(prior, alphaCount);
+  state.iterations = iterations;
+}

@@ -1,0 +1,38 @@
+import type { FamilyDescriptor } from '../../core/family-descriptor.js';
+import { VbLogitModel, type VbLogitOptions } from './model.js';
+import { VbLogitOnlineModel, type VbLogitOnlineOptions } from './online-model.js';
+
+export { VbLogitModel, type VbLogitOptions } from './model.js';
+export { absorbVbLogitBatch } from './fit.js';
+export { predictVbLogitRow, type XiIterationSettings } from './predict.js';
+export { predictVbLogitJoint } from './predict-joint.js';
+export { JaakkolaJordanRow } from './jaakkola-jordan-row.js';
+export { rowXiFit } from './row-xi-fit.js';
+export type { GaussianPosterior } from './gaussian-posterior.js';
+
+/** `vb-logit`: Drugowitsch §3, Jaakkola–Jordan VB with a Gamma hyperprior on α. */
+export const vbLogitFamily: FamilyDescriptor<VbLogitOptions> = {
+  id: 'vb-logit',
+  summary: 'VB logistic regression, Jaakkola–Jordan bound, Gamma hyperprior on the weight precision (Drugowitsch §3); batch fit per update, streaming VB across updates',
+  create: (dim, options) => VbLogitModel.create('vb-logit', dim, false, options),
+  restore: (snapshot) => VbLogitModel.restore('vb-logit', snapshot),
+};
+
+/** `vb-logit-ard`: Drugowitsch §3.4, one precision per weight. */
+export const vbLogitArdFamily: FamilyDescriptor<VbLogitOptions> = {
+  id: 'vb-logit-ard',
+  summary: 'VB logistic regression with automatic relevance determination (Drugowitsch §3.4)',
+  create: (dim, options) => VbLogitModel.create('vb-logit-ard', dim, true, options),
+  restore: (snapshot) => VbLogitModel.restore('vb-logit-ard', snapshot),
+};
+
+export { VbLogitOnlineModel, type VbLogitOnlineOptions } from './online-model.js';
+export { onlineVbLogitUpdate } from './online-update.js';
+
+/** `vb-logit-online`: Drugowitsch §3.5.1, per-record Sherman–Morrison updates with per-record ξ. */
+export const vbLogitOnlineFamily: FamilyDescriptor<VbLogitOnlineOptions> = {
+  id: 'vb-logit-online',
+  summary: 'Online VB logistic regression: per-record ξ and Sherman–Morrison updates in O(d²) (Drugowitsch §3.5.1)',
+  create: (dim, options) => VbLogitOnlineModel.create(dim, options),
+  restore: (snapshot) => VbLogitOnlineModel.restore(snapshot),
+};

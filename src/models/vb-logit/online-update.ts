@@ -1,0 +1,32 @@
+import { axpy } from '../../linalg/axpy.js';
+import { dot } from '../../linalg/dot.js';
+import { gemv } from '../../linalg/gemv.js';
+import { shermanMorrisonUpdate } from '../../linalg/sherman-morrison-update.js';
+import { symmetricRank1Update } from '../../linalg/symmetric-rank1-update.js';
+import type { JaakkolaJordanRow } from './jaakkola-jordan-row.js';
+import type { VbLogitOnlineState } from './online-state.js';
+import { rowXiFit } from './row-xi-fit.js';
+
+/**
+ * Absorbs one record (features `x[offset .. offset+d)`, label y = ±1) by Drugowitsch eq. (82)–(91):
+ * ξ is iterated for this record alone in O(1) per step ({@link JaakkolaJordanRow}), then the accepted
+ * update is applied once in O(d²): w ← m − a·s·Vx (eq. 84), V by Sherman–Morrison (eq. 85), V⁻¹ by a
+ * rank-one addition (eq. 82) and ln|V| by the determinant lemma (eq. 87). `vx` (length d) and `row`
+ * are scratch; nothing is allocated. A numerical error is thrown before anything is written.
+ * Returns the number of ξ steps.
+ */
+export function onlineVbLogitUpdate(state: VbLogitOnlineState, x: Float64Array, offset: number, y: number, vx: Float64Array, row: JaakkolaJordanRow): number {
+  const d = state.dim;
+  const p = state.posterior;
+  gemv(p.V, d, d, x, vx, 1, 0, offset);
+  const c = dot(vx, x, d, 0, offset);
+  const xw = dot(p.w, x, d, 0, offset);
+  const iterations = rowXiFit(row, c, xw, y, p.q, p.logdetV, state.tol, state.maxIter);
+  axpy(0.5 * y - row.a * row.s, vx, p.w, d);
+  shermanMorrisonUpdate(p.V, d, vx, 2 * row.lambda, c);
+  symmetricRank1Update(p.invV, d, 2 * row.lambda, x, offset);
+  p.logdetV += row.logDetRatio;
+  p.q = row.wt;
+  state.records += 1;
+  return iterations;
+}

@@ -1,0 +1,22 @@
+import { ConfigError } from './core/config-error.js';
+import type { FamilyDescriptor } from './core/family-descriptor.js';
+import { vbLinearArdFamily, vbLinearFamily } from './models/vb-linear/index.js';
+import { vbLogitArdFamily, vbLogitFamily, vbLogitOnlineFamily } from './models/vb-logit/index.js';
+
+/** Every model family, by id. Add a family here (one line) to make it reachable from the runtime and the CLI. */
+export const families: ReadonlyMap<string, FamilyDescriptor> = new Map<string, FamilyDescriptor>(
+  [
+    vbLinearFamily,
+    vbLinearArdFamily,
+    vbLogitFamily,
+    vbLogitArdFamily,
+    vbLogitOnlineFamily,
+  ].map((family): [string, FamilyDescriptor] => [family.id, family]),
+);
+
+/** The family with this id; an unknown id throws {@link ConfigError} listing the known ones. */
+export function getFamily(id: string): FamilyDescriptor {
+  const family = families.get(id);
+  if (family === undefined) throw new ConfigError(`unknown model family "${id}"; known: ${[...families.keys()].join(', ')}`, { field: 'model', value: id });
+  return family;
+}

@@ -1,0 +1,2 @@
+export { Rng } from './rng.js';
+export { sampleMultivariateNormal } from './sample-multivariate-normal.js';

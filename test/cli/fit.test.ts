@@ -1,0 +1,128 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { expectClose } from '../helpers/close.js';
+import { readReferenceJson, referencePath, repoRoot } from '../helpers/reference.js';
+
+const cli = join(repoRoot, 'dist', 'cli', 'vbstream.js');
+const work = mkdtempSync(join(tmpdir(), 'vbstream-cli-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+function vbstream(...args: string[]) {
+  const result = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+const MATRIX = { rel: 1e-6, absOfMax: 1e-9 };
+
+describe('vbstream fit on the VBLinLogit fixtures', () => {
+  const cases = [
+    ['vb-linear', 'lin_basic', 'vb_linear_fit'],
+    ['vb-linear-ard', 'lin_ard', 'vb_linear_fit_ard'],
+    ['vb-logit', 'logit_basic', 'vb_logit_fit'],
+    ['vb-logit-ard', 'logit_ard', 'vb_logit_fit_ard'],
+    ['vb-logit-online', 'logit_tiny', 'vb_logit_fit_iter'],
+  ] as const;
+  it.each(cases)('%s on %s reproduces %s', (model, dataset, block) => {
+    const ref = readReferenceJson('vblinlogit', `${dataset}.json`)[block];
+    const out = join(work, `${model}.json`);
+    const predictions = join(work, `${model}-pred.json`);
+    const run = vbstream('fit', '--model', model, '--input', referencePath('vblinlogit', `${dataset}_train.csv`), '--out', out,
+      '--predict', referencePath('vblinlogit', `${dataset}_test.csv`), '--predictions', predictions);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const posterior = JSON.parse(readFileSync(out, 'utf8'));
+    expect(posterior.family).toBe(model);
+    expect(posterior.dim).toBe(ref.outputs.w.length);
+    expectClose(posterior.mean, ref.outputs.w, MATRIX, 'mean');
+    expectClose(posterior.extras.V, ref.outputs.V, MATRIX, 'extras.V');
+    expectClose(posterior.extras.invV, ref.outputs.invV, MATRIX, 'extras.invV');
+    expectClose(posterior.extras.logdetV, ref.outputs.logdetV, { rel: 1e-8 }, 'logdetV');
+    const pred = JSON.parse(readFileSync(predictions, 'utf8'));
+    if (model.startsWith('vb-linear')) {
+      const { an, bn } = ref.outputs;
+      expectClose(posterior.cov, ref.outputs.V.map((row: number[]) => row.map((v) => (v * bn) / (an - 1))), MATRIX, 'cov');
+      expectClose(posterior.extras.E_a, ref.outputs.E_a, MATRIX, 'E_a');
+      expect(posterior.extras.iterations).toBe(ref.diagnostics.iterations);
+      expectClose(pred.mean, ref.predictions.vb_linear_pred.mu, MATRIX, 'mean');
+      expectClose(pred.precision, ref.predictions.vb_linear_pred.lambda, MATRIX, 'precision');
+      expect(pred.df.every((v: number) => Math.abs(v - ref.predictions.vb_linear_pred.nu) < 1e-9)).toBe(true);
+    } else {
+      expectClose(posterior.cov, ref.outputs.V, MATRIX, 'cov');
+      if (model === 'vb-logit-online') expect(posterior.extras.iterations).toEqual(ref.diagnostics.iterations_per_observation);
+      else expect(posterior.extras.iterations).toBe(ref.diagnostics.iterations);
+      expectClose(pred.prob, ref.predictions.vb_logit_pred_incr.p, { abs: 1e-8 }, 'prob');
+    }
+  });
+
+  it('--options {"predictor":"joint"} gives vb_logit_pred', () => {
+    const ref = readReferenceJson('vblinlogit', 'logit_basic.json').vb_logit_fit;
+    const predictions = join(work, 'joint.json');
+    const run = vbstream('fit', '--model', 'vb-logit', '--input', referencePath('vblinlogit', 'logit_basic_train.csv'), '--out', join(work, 'p.json'),
+      '--predict', referencePath('vblinlogit', 'logit_basic_test.csv'), '--predictions', predictions, '--options', '{"predictor":"joint"}');
+    expect(run.code).toBe(0);
+    expectClose(JSON.parse(readFileSync(predictions, 'utf8')).prob, ref.predictions.vb_logit_pred.p, { abs: 1e-8 }, 'prob');
+  });
+});
+
+describe('vbstream fit refuses bad input, names file, row and column, and writes nothing', () => {
+  const good = 'x1,x2,y\n1,0.5,1\n1,-0.3,0\n1,2.0,1\n';
+  const cases: [string, string, RegExp, string?][] = [
+    ['non-numeric cell', 'x1,x2,y\n1,0.5,1\n1,abc,0\n', /row 2, column x2, value "abc"/],
+    ['ragged row', 'x1,x2,y\n1,0.5,1\n1,0\n', /row has 2 cells but the header has 3.*row 2/],
+    ['NaN cell', 'x1,x2,y\n1,NaN,1\n', /value is not finite.*row 1, column x2/],
+    ['Infinity cell', 'x1,x2,y\n1,0.5,1\n1,-Infinity,0\n', /value is not finite.*row 2, column x2/],
+    ['empty cell', 'x1,x2,y\n1,,1\n', /empty cell.*row 1, column x2/],
+    ['label outside the codings', 'x1,x2,y\n1,0.5,1\n1,0.2,2\n', /binary label must be 0\/1 or -1\/1.*row 2, column y, value 2/],
+    ['empty file', '', /file is empty/],
+    ['header only', 'x1,x2,y\n', /no data rows/],
+    ['missing label column', 'x1,x2,label\n1,2,1\n', /no label column "y"/],
+  ];
+  it.each(cases)('%s', (_, text, message) => {
+    const input = join(work, 'bad.csv');
+    writeFileSync(input, text);
+    const out = join(work, 'never.json');
+    const run = vbstream('fit', '--model', 'vb-logit', '--input', input, '--out', out);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toMatch(message);
+    expect(run.stderr).toContain(input);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('a test file of another width', () => {
+    const train = join(work, 'train.csv');
+    const test = join(work, 'test.csv');
+    writeFileSync(train, good);
+    writeFileSync(test, 'x1,x2,x3\n1,2,3\n');
+    const out = join(work, 'never2.json');
+    const pred = join(work, 'never2-pred.json');
+    const run = vbstream('fit', '--model', 'vb-logit-online', '--input', train, '--out', out, '--predict', test, '--predictions', pred);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toMatch(/has 3 feature columns but the model was fitted on 2.*test\.csv, field header/);
+    expect(existsSync(out)).toBe(false);
+    expect(existsSync(pred)).toBe(false);
+  });
+
+  it('unknown model, unknown option and bad JSON options', () => {
+    const train = join(work, 'train.csv');
+    writeFileSync(train, good);
+    const out = join(work, 'never3.json');
+    expect(vbstream('fit', '--model', 'nope', '--input', train, '--out', out).stderr).toMatch(/unknown model "nope"; known: vb-linear/);
+    expect(vbstream('fit', '--model', 'vb-logit', '--input', train, '--out', out, '--options', '{"tolerance":1}').stderr).toMatch(/unknown option for vb-logit.*field tolerance/);
+    expect(vbstream('fit', '--model', 'vb-logit', '--input', train, '--out', out, '--options', '{bad').stderr).toMatch(/--options is not valid JSON/);
+    expect(vbstream('fit', '--model', 'vb-logit', '--input', train, '--out', out, '--options', '{"tol":-1}').stderr).toMatch(/must be a finite positive number \(field tol, value -1\)/);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('--label chooses the label column and {0,1} labels fit like {-1,1}', () => {
+    const a = join(work, 'a.csv');
+    const b = join(work, 'b.csv');
+    writeFileSync(a, 'x1,x2,y\n1,0.5,1\n1,-0.3,0\n1,2.0,1\n1,-1,0\n');
+    writeFileSync(b, 'x1,x2,target\n1,0.5,1\n1,-0.3,-1\n1,2.0,1\n1,-1,-1\n');
+    expect(vbstream('fit', '--model', 'vb-logit', '--input', a, '--out', join(work, 'pa.json')).code).toBe(0);
+    expect(vbstream('fit', '--model', 'vb-logit', '--input', b, '--out', join(work, 'pb.json'), '--label', 'target').code).toBe(0);
+    expect(readFileSync(join(work, 'pa.json'), 'utf8')).toBe(readFileSync(join(work, 'pb.json'), 'utf8'));
+  });
+});

@@ -1,0 +1,99 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { NumericalError } from '../../src/core/numerical-error.js';
+import { cholesky } from '../../src/linalg/cholesky.js';
+import { choleskyInverse } from '../../src/linalg/cholesky-inverse.js';
+import { choleskySolve } from '../../src/linalg/cholesky-solve.js';
+import { gemv } from '../../src/linalg/gemv.js';
+import { gramAccumulate } from '../../src/linalg/gram-accumulate.js';
+import { logDetCholesky } from '../../src/linalg/log-det-cholesky.js';
+import { matrixDeterminantLemma } from '../../src/linalg/matrix-determinant-lemma.js';
+import { quadraticForm } from '../../src/linalg/quadratic-form.js';
+import { shermanMorrisonUpdate } from '../../src/linalg/sherman-morrison-update.js';
+import { spdInverse } from '../../src/linalg/spd-inverse.js';
+import { symmetricEigen } from '../../src/linalg/symmetric-eigen.js';
+import { symmetricRank1Update } from '../../src/linalg/symmetric-rank1-update.js';
+import { expectClose } from '../helpers/close.js';
+
+/** A random SPD matrix BᵀB + I from a seed-free fast-check array. */
+const spd = (n: number) => fc.array(fc.double({ min: -2, max: 2, noNaN: true }), { minLength: n * n, maxLength: n * n }).map((b) => {
+  const a = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
+    let s = i === j ? 1 : 0;
+    for (let k = 0; k < n; k++) s += b[k * n + i] * b[k * n + j];
+    a[i * n + j] = s;
+  }
+  return a;
+});
+
+describe('linalg on flat arrays', () => {
+  it('cholesky of a known matrix', () => {
+    const a = Float64Array.of(4, 12, -16, 12, 37, -43, -16, -43, 98);
+    const l = new Float64Array(9);
+    expect(cholesky(a, 3, l)).toBe(0);
+    expect(Array.from(l)).toEqual([2, 0, 0, 6, 1, 0, -8, 5, 3]);
+    expect(logDetCholesky(l, 3)).toBeCloseTo(Math.log(36), 12);
+  });
+
+  it('cholesky adds jitter to a singular PSD matrix and reports it', () => {
+    const a = Float64Array.of(1, 1, 1, 1);
+    const l = new Float64Array(4);
+    const jitter = cholesky(a, 2, l);
+    expect(jitter).toBeGreaterThan(0);
+    expect(jitter).toBeLessThan(1e-4);
+  });
+
+  it('cholesky throws a NumericalError for an indefinite matrix', () => {
+    expect(() => cholesky(Float64Array.of(1, 0, 0, -1), 2, new Float64Array(4), { what: 'test matrix' })).toThrow(NumericalError);
+    expect(() => cholesky(Float64Array.of(1, 0, 0, -1), 2, new Float64Array(4), { what: 'test matrix' })).toThrow(/test matrix is not positive definite/);
+  });
+
+  it('solve, inverse and log-det agree with each other (property)', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 6 }).chain((n) => fc.tuple(fc.constant(n), spd(n), fc.array(fc.double({ min: -5, max: 5, noNaN: true }), { minLength: n, maxLength: n }))), ([n, a, bArr]) => {
+      const b = Float64Array.from(bArr);
+      const l = new Float64Array(n * n);
+      cholesky(a, n, l);
+      const x = new Float64Array(n);
+      choleskySolve(l, n, b, x);
+      const back = new Float64Array(n);
+      gemv(a, n, n, x, back);
+      expectClose(back, b, { abs: 1e-9 * (1 + Math.max(...bArr.map(Math.abs))) }, 'A·x');
+      const inv = new Float64Array(n * n);
+      choleskyInverse(l, n, inv);
+      const x2 = new Float64Array(n);
+      gemv(inv, n, n, b, x2);
+      expectClose(x2, x, { rel: 1e-8, abs: 1e-10 }, 'A⁻¹b');
+      const eig = symmetricEigen(a, n);
+      expect(logDetCholesky(l, n)).toBeCloseTo(eig.values.reduce((s, v) => s + Math.log(v), 0), 8);
+    }));
+  });
+
+  it('Sherman–Morrison and the determinant lemma match a fresh inverse (property)', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 6 }).chain((n) => fc.tuple(fc.constant(n), spd(n), fc.array(fc.double({ min: -3, max: 3, noNaN: true }), { minLength: n, maxLength: n }), fc.double({ min: 0, max: 4, noNaN: true }))), ([n, a, xArr, c]) => {
+      const x = Float64Array.from(xArr);
+      const v = new Float64Array(n * n);
+      const logDetA = spdInverse(a, n, v);
+      const u = new Float64Array(n);
+      gemv(v, n, n, x, u);
+      const xVx = quadraticForm(v, n, x);
+      shermanMorrisonUpdate(v, n, u, c, xVx);
+      const updated = a.slice();
+      symmetricRank1Update(updated, n, c, x);
+      const direct = new Float64Array(n * n);
+      const logDetUpdated = spdInverse(updated, n, direct);
+      expectClose(v, direct, { rel: 1e-8, absOfMax: 1e-10 }, 'V');
+      expect(matrixDeterminantLemma(logDetA, c, xVx)).toBeCloseTo(logDetUpdated, 9);
+    }));
+  });
+
+  it('gramAccumulate equals a sum of rank-1 updates and stays symmetric', () => {
+    const x = Float64Array.of(1, 2, 3, -1, 0.5, 2, 0, 1, -4);
+    const w = Float64Array.of(0.5, 2, 1);
+    const g = new Float64Array(9);
+    gramAccumulate(x, 3, 3, g, 2, w);
+    const s = new Float64Array(9);
+    for (let r = 0; r < 3; r++) symmetricRank1Update(s, 3, 2 * w[r], x, r * 3);
+    expectClose(g, s, { abs: 1e-14 }, 'gram');
+    for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) expect(g[i * 3 + j]).toBe(g[j * 3 + i]);
+  });
+});

@@ -1,0 +1,126 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { decodeSnapshot } from '../../src/core/decode-snapshot.js';
+import { encodeSnapshot } from '../../src/core/encode-snapshot.js';
+import { InputError } from '../../src/core/input-error.js';
+import { ShapeError } from '../../src/core/shape-error.js';
+import { SnapshotError } from '../../src/core/snapshot-error.js';
+import { VbLinearModel } from '../../src/models/vb-linear/model.js';
+import { vbLinearFamily, vbLinearArdFamily } from '../../src/models/vb-linear/index.js';
+import { Rng } from '../../src/rng/rng.js';
+import { expectClose } from '../helpers/close.js';
+
+function linearData(n: number, d: number, seed: number) {
+  const rng = Rng.fromSeed(seed);
+  const w = Float64Array.from({ length: d }, () => rng.normal());
+  const x = new Float64Array(n * d);
+  const y = new Float64Array(n);
+  for (let r = 0; r < n; r++) {
+    let s = 0;
+    for (let j = 0; j < d; j++) { x[r * d + j] = rng.normal(); s += w[j] * x[r * d + j]; }
+    y[r] = s + 0.3 * rng.normal();
+  }
+  return { x, y, n, d };
+}
+
+const slice = (data: ReturnType<typeof linearData>, from: number, to: number) => ({ x: data.x.subarray(from * data.d, to * data.d), y: data.y.subarray(from, to), n: to - from, d: data.d, firstRow: from + 1 });
+
+describe.each([['vb-linear', false], ['vb-linear-ard', true]] as const)('%s streaming properties', (family, ard) => {
+  it('a stream cut into batches anywhere gives exactly the batch fit', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 1e6 }), fc.array(fc.integer({ min: 1, max: 60 }), { minLength: 1, maxLength: 6 }), (d, seed, cuts) => {
+      const data = linearData(80, d, seed);
+      const batch = VbLinearModel.create(family, d, ard);
+      batch.update(data);
+      const stream = VbLinearModel.create(family, d, ard);
+      let at = 0;
+      for (const c of cuts) { const to = Math.min(80, at + c); stream.update(slice(data, at, to)); at = to; }
+      stream.update(slice(data, at, 80));
+      expect(Array.from(stream.posterior().w)).toEqual(Array.from(batch.posterior().w));
+      expect(stream.posterior().L).toBe(batch.posterior().L);
+      expect(stream.recordsSeen).toBe(80);
+    }), { numRuns: 40 });
+  });
+
+  it('merge(A, B) equals one model fed A then B (1e-10 relative)', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 1e6 }), fc.integer({ min: 1, max: 79 }), (d, seed, cut) => {
+      const data = linearData(80, d, seed);
+      const a = VbLinearModel.create(family, d, ard);
+      const b = VbLinearModel.create(family, d, ard);
+      a.update(slice(data, 0, cut));
+      b.update(slice(data, cut, 80));
+      a.merge(b);
+      const both = VbLinearModel.create(family, d, ard);
+      both.update(data);
+      expectClose(a.posterior().w, both.posterior().w, { rel: 1e-10, absOfMax: 1e-12 }, 'w');
+      expectClose(a.posterior().V, both.posterior().V, { rel: 1e-10, absOfMax: 1e-12 }, 'V');
+      expect(a.posterior().L).toBeCloseTo(both.posterior().L, 8);
+      expect(a.recordsSeen).toBe(80);
+    }), { numRuns: 40 });
+  });
+
+  it('snapshot → bytes → restore is bit-exact and keeps learning identically', () => {
+    const data = linearData(50, 4, 3);
+    const model = VbLinearModel.create(family, 4, ard, { prior: { a0: 0.5 } });
+    model.update(slice(data, 0, 30));
+    const descriptor = ard ? vbLinearArdFamily : vbLinearFamily;
+    const restored = descriptor.restore(decodeSnapshot(encodeSnapshot(model.snapshot())).snapshot);
+    expect(encodeSnapshot(restored.snapshot())).toEqual(encodeSnapshot(model.snapshot()));
+    model.update(slice(data, 30, 50));
+    restored.update(slice(data, 30, 50));
+    expect(Array.from(restored.posteriorMean())).toEqual(Array.from(model.posteriorMean()));
+    expect(() => (ard ? vbLinearFamily : vbLinearArdFamily).restore(model.snapshot())).toThrow(SnapshotError);
+  });
+
+  it('never produces NaN on finite input, including extreme scales', () => {
+    fc.assert(fc.property(fc.array(fc.tuple(fc.double({ min: -1e6, max: 1e6, noNaN: true }), fc.double({ min: -1e6, max: 1e6, noNaN: true }), fc.double({ min: -1e6, max: 1e6, noNaN: true })), { minLength: 1, maxLength: 20 }), (rows) => {
+      const model = VbLinearModel.create(family, 2, ard);
+      model.update({ x: Float64Array.from(rows.flatMap(([a, b]) => [a, b])), y: Float64Array.from(rows.map((r) => r[2])), n: rows.length, d: 2 });
+      const p = model.posterior();
+      for (const v of [...p.w, ...p.V, p.L, p.bn]) expect(Number.isNaN(v)).toBe(false);
+    }), { numRuns: 1000 });
+  });
+
+  it('bad input throws a typed error naming row and column and leaves the model untouched', () => {
+    const model = VbLinearModel.create(family, 2, ard);
+    model.update({ x: Float64Array.of(1, 2, 3, 4), y: Float64Array.of(1, 2), n: 2, d: 2 });
+    const before = model.snapshot();
+    const bad = { x: Float64Array.of(1, 2, 3, Number.NaN), y: Float64Array.of(1, 2), n: 2, d: 2, firstRow: 11 };
+    expect(() => model.update(bad)).toThrow(InputError);
+    expect(() => model.update(bad)).toThrow('feature is not finite (row 12, column 2, value NaN)');
+    expect(() => model.update({ x: Float64Array.of(1, 2, 3), y: Float64Array.of(1), n: 1, d: 3 })).toThrow(ShapeError);
+    expect(() => model.update({ x: Float64Array.of(1, 2), y: Float64Array.of(Infinity), n: 1, d: 2 })).toThrow(/label is not finite \(row 1, column y/);
+    expect(encodeSnapshot(model.snapshot())).toEqual(encodeSnapshot(before));
+  });
+
+  it('forget(1) is the identity and forget(γ) equals scaled statistics', () => {
+    const data = linearData(40, 3, 9);
+    const model = VbLinearModel.create(family, 3, ard);
+    model.update(data);
+    const before = encodeSnapshot(model.snapshot());
+    model.forget(1);
+    expect(encodeSnapshot(model.snapshot())).toEqual(before);
+    model.forget(0.5);
+    const half = VbLinearModel.create(family, 3, ard);
+    half.update({ ...data, weights: new Float64Array(40).fill(0.5) });
+    expectClose(model.posterior().w, half.posterior().w, { rel: 1e-12 }, 'w');
+    expect(() => model.forget(0)).toThrow(InputError);
+  });
+
+  it('sample() draws from the posterior: sample mean and covariance match', () => {
+    const data = linearData(30, 2, 5);
+    const model = VbLinearModel.create(family, 2, ard);
+    model.update(data);
+    const rng = Rng.fromSeed(11);
+    const m = [0, 0];
+    const draws = 40_000;
+    const out = new Float64Array(2);
+    const s: number[][] = [];
+    for (let i = 0; i < draws; i++) { model.sample(rng, out); s.push([out[0], out[1]]); m[0] += out[0] / draws; m[1] += out[1] / draws; }
+    const cov = model.posteriorCovariance();
+    const sd = Math.sqrt(cov[0]);
+    expect(Math.abs(m[0] - model.posteriorMean()[0])).toBeLessThan(5 * sd / Math.sqrt(draws));
+    const v0 = s.reduce((acc, [a]) => acc + (a - m[0]) ** 2, 0) / draws;
+    expect(v0 / cov[0]).toBeGreaterThan(0.95);
+    expect(v0 / cov[0]).toBeLessThan(1.05);
+  });
+});
