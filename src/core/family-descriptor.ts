@@ -6,6 +6,8 @@ export interface FamilyDescriptor<Options = unknown> {
   readonly id: string;
   /** One line for `vbstream --help` and the docs. */
   readonly summary: string;
+  /** What the label is: real (`regression`), binary 0/1 or ±1 (`classification`), or a count. */
+  readonly task: 'regression' | 'classification' | 'count';
   /** A model of `dim` input features with no data yet; invalid options throw `ConfigError`. */
   create(dim: number, options?: Options): OnlineModel;
   /** Rebuilds a model bit for bit; a foreign or malformed snapshot throws `SnapshotError`. */

@@ -9,6 +9,7 @@ export type { VbLinearPosterior } from './posterior.js';
 export const vbLinearFamily: FamilyDescriptor<VbLinearOptions> = {
   id: 'vb-linear',
   summary: 'VB linear regression, normal-inverse-gamma posterior, Gamma hyperprior on the weight precision (Drugowitsch §2); exact streaming and merge',
+  task: 'regression',
   create: (dim, options) => VbLinearModel.create('vb-linear', dim, false, options),
   restore: (snapshot) => VbLinearModel.restore('vb-linear', snapshot),
 };
@@ -17,6 +18,7 @@ export const vbLinearFamily: FamilyDescriptor<VbLinearOptions> = {
 export const vbLinearArdFamily: FamilyDescriptor<VbLinearOptions> = {
   id: 'vb-linear-ard',
   summary: 'VB linear regression with automatic relevance determination (Drugowitsch §2.4); exact streaming and merge',
+  task: 'regression',
   create: (dim, options) => VbLinearModel.create('vb-linear-ard', dim, true, options),
   restore: (snapshot) => VbLinearModel.restore('vb-linear-ard', snapshot),
 };

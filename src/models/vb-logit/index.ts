@@ -14,6 +14,7 @@ export type { GaussianPosterior } from './gaussian-posterior.js';
 export const vbLogitFamily: FamilyDescriptor<VbLogitOptions> = {
   id: 'vb-logit',
   summary: 'VB logistic regression, Jaakkola–Jordan bound, Gamma hyperprior on the weight precision (Drugowitsch §3); batch fit per update, streaming VB across updates',
+  task: 'classification',
   create: (dim, options) => VbLogitModel.create('vb-logit', dim, false, options),
   restore: (snapshot) => VbLogitModel.restore('vb-logit', snapshot),
 };
@@ -22,6 +23,7 @@ export const vbLogitFamily: FamilyDescriptor<VbLogitOptions> = {
 export const vbLogitArdFamily: FamilyDescriptor<VbLogitOptions> = {
   id: 'vb-logit-ard',
   summary: 'VB logistic regression with automatic relevance determination (Drugowitsch §3.4)',
+  task: 'classification',
   create: (dim, options) => VbLogitModel.create('vb-logit-ard', dim, true, options),
   restore: (snapshot) => VbLogitModel.restore('vb-logit-ard', snapshot),
 };
@@ -33,6 +35,7 @@ export { onlineVbLogitUpdate } from './online-update.js';
 export const vbLogitOnlineFamily: FamilyDescriptor<VbLogitOnlineOptions> = {
   id: 'vb-logit-online',
   summary: 'Online VB logistic regression: per-record ξ and Sherman–Morrison updates in O(d²) (Drugowitsch §3.5.1)',
+  task: 'classification',
   create: (dim, options) => VbLogitOnlineModel.create(dim, options),
   restore: (snapshot) => VbLogitOnlineModel.restore(snapshot),
 };
