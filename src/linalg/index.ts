@@ -9,6 +9,7 @@ export { identity } from './identity.js';
 export { logDetCholesky } from './log-det-cholesky.js';
 export { matrixDeterminantLemma } from './matrix-determinant-lemma.js';
 export { quadraticForm } from './quadratic-form.js';
+export { symmetricQuadraticForm } from './symmetric-quadratic-form.js';
 export { shermanMorrisonUpdate } from './sherman-morrison-update.js';
 export { spdInverse } from './spd-inverse.js';
 export { solveLower } from './solve-lower.js';

@@ -13,6 +13,7 @@ import { shermanMorrisonUpdate } from '../../src/linalg/sherman-morrison-update.
 import { spdInverse } from '../../src/linalg/spd-inverse.js';
 import { symmetricEigen } from '../../src/linalg/symmetric-eigen.js';
 import { symmetricRank1Update } from '../../src/linalg/symmetric-rank1-update.js';
+import { symmetricQuadraticForm } from '../../src/linalg/symmetric-quadratic-form.js';
 import { expectClose } from '../helpers/close.js';
 
 /** A random SPD matrix BᵀB + I from a seed-free fast-check array. */
@@ -83,6 +84,14 @@ describe('linalg on flat arrays', () => {
       const logDetUpdated = spdInverse(updated, n, direct);
       expectClose(v, direct, { rel: 1e-8, absOfMax: 1e-10 }, 'V');
       expect(matrixDeterminantLemma(logDetA, c, xVx)).toBeCloseTo(logDetUpdated, 9);
+    }));
+  });
+
+  it('symmetricQuadraticForm equals quadraticForm on symmetric matrices (property)', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 7 }).chain((n) => fc.tuple(fc.constant(n), spd(n), fc.array(fc.double({ min: -3, max: 3, noNaN: true }), { minLength: n, maxLength: n }))), ([n, a, xArr]) => {
+      const x = Float64Array.from(xArr);
+      const general = quadraticForm(a, n, x);
+      expect(Math.abs(symmetricQuadraticForm(a, n, x) - general)).toBeLessThanOrEqual(1e-12 * (1 + Math.abs(general)) * n * n);
     }));
   });
 

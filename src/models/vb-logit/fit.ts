@@ -3,6 +3,7 @@ import { gemv } from '../../linalg/gemv.js';
 import { gramAccumulate } from '../../linalg/gram-accumulate.js';
 import { quadraticForm } from '../../linalg/quadratic-form.js';
 import { spdInverse } from '../../linalg/spd-inverse.js';
+import { symmetricQuadraticForm } from '../../linalg/symmetric-quadratic-form.js';
 import { jaakkolaJordanLambda } from '../../special/jaakkola-jordan-lambda.js';
 import { log1pexp } from '../../special/log1pexp.js';
 import { vbLogitBoundConstant, vbLogitGlobalBound } from './objective.js';
@@ -76,7 +77,7 @@ export function absorbVbLogitBatch(state: VbLogitState, x: Float64Array, ySigned
     iterations = iter;
     for (let r = 0; r < n; r++) {
       const xw = dot(w, x, d, 0, r * d);
-      xi[r] = Math.sqrt(quadraticForm(V, d, x, r * d) + xw * xw);
+      xi[r] = Math.sqrt(symmetricQuadraticForm(V, d, x, r * d) + xw * xw);
       lambda[r] = jaakkolaJordanLambda(xi[r]);
     }
     updateBn();
