@@ -1,0 +1,214 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The Kafka release the project runs (see scripts/kafka/pom.xml). */
+export const KAFKA_VERSION = '3.9.1';
+
+/** The repository root (this file is scripts/local-kafka.ts, or dist/scripts/local-kafka.js). */
+const root = resolve(dirname(fileURLToPath(import.meta.url)), existsSync(resolve(dirname(fileURLToPath(import.meta.url)), '../package.json')) ? '..' : '../..');
+const kafkaHome = join(root, '.kafka');
+const libs = join(kafkaHome, 'libs');
+const stateFile = join(kafkaHome, 'broker.json');
+
+/** A running single-node KRaft broker on 127.0.0.1. */
+export interface LocalKafka {
+  readonly bootstrap: string;
+  readonly port: number;
+  readonly pid: number;
+  readonly dataDir: string;
+  readonly logFile: string;
+  /** Stops the broker (SIGTERM, then SIGKILL after 20 s) and removes its data folder. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Makes sure the broker's jars are in .kafka/libs: runs Maven (`dependency:copy-dependencies` on
+ * scripts/kafka/pom.xml, with a project-local repository in .kafka/m2) when they are missing.
+ * Throws with Maven's output when Maven fails. Returns the libs folder.
+ */
+export function ensureKafkaJars(): string {
+  if (existsSync(join(libs, `kafka_2.13-${KAFKA_VERSION}.jar`))) return libs;
+  mkdirSync(kafkaHome, { recursive: true });
+  const result = spawnSync('mvn', ['-q', '-B', `-Dmaven.repo.local=${join(kafkaHome, 'm2')}`, '-f', join(root, 'scripts', 'kafka', 'pom.xml'),
+    'dependency:copy-dependencies', `-DoutputDirectory=${libs}`, '-DincludeScope=runtime'], { encoding: 'utf8' });
+  if (result.status !== 0 || !existsSync(join(libs, `kafka_2.13-${KAFKA_VERSION}.jar`))) {
+    throw new Error(`could not fetch the Kafka ${KAFKA_VERSION} broker with Maven (exit ${result.status}):\n${result.stdout}\n${result.stderr}${result.error ? `\n${result.error.message}` : ''}`);
+  }
+  return libs;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+function canConnect(port: number): Promise<boolean> {
+  return new Promise((resolveConnect) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => { socket.destroy(); resolveConnect(true); });
+    socket.once('error', () => resolveConnect(false));
+  });
+}
+
+function clusterId(): string {
+  return randomBytes(16).toString('base64url');
+}
+
+function waitForExit(child: ChildProcess | number, ms: number): Promise<boolean> {
+  const pid = typeof child === 'number' ? child : child.pid;
+  return new Promise((resolveExit) => {
+    const deadline = Date.now() + ms;
+    const poll = (): void => {
+      try {
+        process.kill(pid as number, 0);
+      } catch {
+        resolveExit(true);
+        return;
+      }
+      if (Date.now() > deadline) resolveExit(false);
+      else setTimeout(poll, 100);
+    };
+    poll();
+  });
+}
+
+async function stopPid(pid: number, dataDir: string): Promise<void> {
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    rmSync(dataDir, { recursive: true, force: true });
+    return;
+  }
+  if (!(await waitForExit(pid, 20_000))) {
+    try { process.kill(pid, 'SIGKILL'); } catch { /* already gone */ }
+    await waitForExit(pid, 5_000);
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+/**
+ * Fetches (once) and starts Apache Kafka in KRaft mode, one node acting as broker and controller,
+ * listening on free ports on 127.0.0.1 with its data in a fresh temporary folder; formats the
+ * storage, starts `kafka.Kafka`, and waits (up to `timeoutMs`) until the broker accepts
+ * connections. Throws, with the broker's log, if it does not come up. `detached` keeps the broker
+ * running after this process exits (for `npm run kafka:up`).
+ */
+export async function startLocalKafka(options: { timeoutMs?: number; detached?: boolean } = {}): Promise<LocalKafka> {
+  const jars = ensureKafkaJars();
+  const port = await freePort();
+  let controllerPort = await freePort();
+  while (controllerPort === port) controllerPort = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'vbstream-kafka-'));
+  const logDir = join(dataDir, 'logs');
+  mkdirSync(logDir);
+  const properties = join(dataDir, 'server.properties');
+  writeFileSync(properties, [
+    'process.roles=broker,controller',
+    'node.id=1',
+    `controller.quorum.voters=1@127.0.0.1:${controllerPort}`,
+    `listeners=PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controllerPort}`,
+    `advertised.listeners=PLAINTEXT://127.0.0.1:${port}`,
+    'controller.listener.names=CONTROLLER',
+    'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT',
+    'inter.broker.listener.name=PLAINTEXT',
+    `log.dirs=${join(dataDir, 'kraft')}`,
+    'num.partitions=1',
+    'offsets.topic.replication.factor=1',
+    'offsets.topic.num.partitions=4',
+    'transaction.state.log.replication.factor=1',
+    'transaction.state.log.min.isr=1',
+    'group.initial.rebalance.delay.ms=0',
+    'auto.create.topics.enable=false',
+    '',
+  ].join('\n'));
+  const log4j = join(dataDir, 'log4j.properties');
+  writeFileSync(log4j, [
+    'log4j.rootLogger=INFO, file',
+    'log4j.appender.file=org.apache.log4j.FileAppender',
+    `log4j.appender.file.File=${join(logDir, 'server.log')}`,
+    'log4j.appender.file.layout=org.apache.log4j.PatternLayout',
+    'log4j.appender.file.layout.ConversionPattern=[%d] %p %m (%c)%n',
+    '',
+  ].join('\n'));
+  const classpath = `${jars}/*`;
+  const jvm = ['-Xms256m', '-Xmx768m', `-Dlog4j.configuration=file:${log4j}`, '-Djava.net.preferIPv4Stack=true', '-cp', classpath];
+  const format = spawnSync('java', [...jvm, 'kafka.tools.StorageTool', 'format', '-t', clusterId(), '-c', properties], { encoding: 'utf8' });
+  if (format.status !== 0) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw new Error(`formatting KRaft storage failed (exit ${format.status}):\n${format.stdout}\n${format.stderr}`);
+  }
+  const logFile = join(logDir, 'stdout.log');
+  const out = openSync(logFile, 'a');
+  const child = spawn('java', [...jvm, 'kafka.Kafka', properties], { stdio: ['ignore', out, out], detached: options.detached ?? false });
+  if (options.detached) child.unref();
+  const pid = child.pid as number;
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  let exited = false;
+  child.once('exit', () => { exited = true; });
+  while (!(await canConnect(port))) {
+    if (exited || Date.now() > deadline) {
+      await stopPid(pid, join(dataDir, 'kraft'));
+      const tail = [logFile, join(logDir, 'server.log')].filter(existsSync).map((f) => readFileSync(f, 'utf8').split('\n').slice(-40).join('\n')).join('\n');
+      rmSync(dataDir, { recursive: true, force: true });
+      throw new Error(`the Kafka broker did not start on 127.0.0.1:${port}${exited ? ' (the JVM exited)' : ''}:\n${tail}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    bootstrap: `127.0.0.1:${port}`, port, pid, dataDir, logFile,
+    stop: () => stopPid(pid, dataDir),
+  };
+}
+
+async function main(command: string | undefined): Promise<number> {
+  if (command === 'up') {
+    if (existsSync(stateFile)) {
+      const state = JSON.parse(readFileSync(stateFile, 'utf8')) as { pid: number; bootstrap: string };
+      if (await canConnect(Number(state.bootstrap.split(':')[1]))) {
+        process.stdout.write(`Kafka already running at ${state.bootstrap} (pid ${state.pid})\n`);
+        return 0;
+      }
+    }
+    process.stdout.write(`starting Apache Kafka ${KAFKA_VERSION} (KRaft, single node) on 127.0.0.1 ...\n`);
+    const broker = await startLocalKafka({ detached: true });
+    writeFileSync(stateFile, JSON.stringify({ pid: broker.pid, bootstrap: broker.bootstrap, dataDir: broker.dataDir }));
+    process.stdout.write(`Kafka is up at ${broker.bootstrap} (pid ${broker.pid}, data ${broker.dataDir}); stop it with npm run kafka:down\n`);
+    return 0;
+  }
+  if (command === 'down') {
+    if (!existsSync(stateFile)) {
+      process.stdout.write('no broker started by kafka:up is recorded\n');
+      return 0;
+    }
+    const state = JSON.parse(readFileSync(stateFile, 'utf8')) as { pid: number; dataDir: string };
+    await stopPid(state.pid, state.dataDir);
+    rmSync(stateFile, { force: true });
+    process.stdout.write(`stopped the broker (pid ${state.pid})\n`);
+    return 0;
+  }
+  if (command === 'fetch') {
+    process.stdout.write(`Kafka ${KAFKA_VERSION} jars in ${ensureKafkaJars()}\n`);
+    return 0;
+  }
+  process.stderr.write('usage: local-kafka up | down | fetch\n');
+  return 2;
+}
+
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main(process.argv[2]).then((code) => { process.exitCode = code; }, (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  });
+}
