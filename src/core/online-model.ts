@@ -21,6 +21,11 @@ export interface PosteriorSummary {
   readonly logDetCovariance?: number;
   /** Trace of the posterior covariance. */
   readonly traceCovariance?: number;
+  /**
+   * Condition number (largest / smallest eigenvalue) of the posterior covariance: a warning sign
+   * for ill-conditioned inputs, where explicit inversions lose accuracy (Drugowitsch §3.5.2).
+   */
+  readonly conditionNumber?: number;
   /** How many records the posterior represents (the data size, or the effective size N). */
   readonly effectiveDataSize: number;
 }

@@ -2,6 +2,7 @@ export { axpy } from './axpy.js';
 export { cholesky, type CholeskyOptions } from './cholesky.js';
 export { choleskyInverse } from './cholesky-inverse.js';
 export { choleskySolve } from './cholesky-solve.js';
+export { conditionNumber } from './condition-number.js';
 export { dot } from './dot.js';
 export { gemv } from './gemv.js';
 export { gramAccumulate } from './gram-accumulate.js';

@@ -12,6 +12,7 @@ import { quadraticForm } from '../../src/linalg/quadratic-form.js';
 import { shermanMorrisonUpdate } from '../../src/linalg/sherman-morrison-update.js';
 import { spdInverse } from '../../src/linalg/spd-inverse.js';
 import { symmetricEigen } from '../../src/linalg/symmetric-eigen.js';
+import { conditionNumber } from '../../src/linalg/condition-number.js';
 import { symmetricRank1Update } from '../../src/linalg/symmetric-rank1-update.js';
 import { symmetricQuadraticForm } from '../../src/linalg/symmetric-quadratic-form.js';
 import { expectClose } from '../helpers/close.js';
@@ -93,6 +94,15 @@ describe('linalg on flat arrays', () => {
       const general = quadraticForm(a, n, x);
       expect(Math.abs(symmetricQuadraticForm(a, n, x) - general)).toBeLessThanOrEqual(1e-12 * (1 + Math.abs(general)) * n * n);
     }));
+  });
+
+  it('conditionNumber of a diagonal and of a rotated matrix', () => {
+    expect(conditionNumber(Float64Array.of(2, 0, 0, 0.5), 2)).toBeCloseTo(4, 12);
+    const c = Math.cos(0.3);
+    const s = Math.sin(0.3);
+    const rotated = Float64Array.of(9 * c * c + s * s, 8 * c * s, 8 * c * s, 9 * s * s + c * c);
+    expect(conditionNumber(rotated, 2)).toBeCloseTo(9, 10);
+    expect(conditionNumber(Float64Array.of(1, 0, 0, -1), 2)).toBe(Infinity);
   });
 
   it('gramAccumulate equals a sum of rank-1 updates and stays symmetric', () => {

@@ -9,6 +9,7 @@ import { ShapeError } from '../../core/shape-error.js';
 import { validateBatch } from '../../core/validate-batch.js';
 import { cholesky } from '../../linalg/cholesky.js';
 import { dot } from '../../linalg/dot.js';
+import { conditionNumber } from '../../linalg/condition-number.js';
 import { trace } from '../../linalg/trace.js';
 import type { Rng } from '../../rng/rng.js';
 import { sampleMultivariateNormal } from '../../rng/sample-multivariate-normal.js';
@@ -122,6 +123,7 @@ export class VbLinearModel implements OnlineModel {
       meanNorm: Math.sqrt(dot(w, w, d)),
       logDetCovariance: logdetV + d * Math.log(scale),
       traceCovariance: trace(V, d) * scale,
+      conditionNumber: conditionNumber(V, d),
       effectiveDataSize: this.state.n,
     };
   }
