@@ -22,7 +22,7 @@ function adapter(id: 'vb-linear' | 'vb-linear-ard', ard: boolean): FitAdapter {
           cov: jsonMatrix(model.posteriorCovariance(), d),
           extras: {
             V: jsonMatrix(p.V, d), invV: jsonMatrix(p.invV, d), logdetV: p.logdetV, an: p.an, bn: p.bn,
-            E_a: ard ? Array.from(p.E_a) : p.E_a[0], L: p.L, iterations: p.iterations, converged: p.converged,
+            E_a: ard ? Array.from(p.E_a) : p.E_a[0], L: p.L, iterations: p.iterations, stopReason: p.stopReason,
           },
         },
         predict(x, n) {

@@ -40,7 +40,7 @@ function batchAdapter(id: 'vb-logit' | 'vb-logit-ard', ard: boolean): FitAdapter
       const d = data.d;
       const json: PosteriorJson = {
         family: id, version: VB_LOGIT_SNAPSHOT_VERSION, dim: d, mean: Array.from(p.w), cov: jsonMatrix(p.V, d),
-        extras: { ...gaussianExtras(p, d), E_a: ard ? Array.from(diag.expectedAlpha) : diag.expectedAlpha[0], L: diag.bound, iterations: diag.iterations },
+        extras: { ...gaussianExtras(p, d), E_a: ard ? Array.from(diag.expectedAlpha) : diag.expectedAlpha[0], L: diag.bound, iterations: diag.iterations, stopReason: diag.stopReason },
       };
       const settings = { tol: (modelOptions as VbLogitOptions).tol ?? 1e-5, maxIter: (modelOptions as VbLogitOptions).maxIter ?? 500 };
       return logisticOutcome(json, p, d, chosen, settings, (x, offset) => model.predict(x, offset).prob);

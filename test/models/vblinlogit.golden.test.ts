@@ -45,6 +45,7 @@ describe.each(datasets.filter(([, kind]) => kind === 'linear').map(([name]) => n
       const p = model.posterior();
       const o = expected.outputs;
       expect(p.iterations).toBe(expected.diagnostics.iterations);
+      expect(p.stopReason).toBe(expected.diagnostics.stop_reason);
       expectClose(p.w, o.w, MATRIX, 'w');
       expectClose(p.V, o.V, MATRIX, 'V');
       expectClose(p.invV, o.invV, MATRIX, 'invV');
@@ -97,6 +98,7 @@ describe.each(datasets.filter(([, kind]) => kind === 'logistic').map(([name]) =>
         const diag = model.diagnostics;
         const o = expected.outputs;
         expect(diag.iterations).toBe(expected.diagnostics.iterations);
+        expect(diag.stopReason).toBe(expected.diagnostics.stop_reason.replace('_', '-'));
         expectClose(p.w, o.w, MATRIX, 'w');
         expectClose(p.V, o.V, MATRIX, 'V');
         expectClose(p.invV, o.invV, MATRIX, 'invV');

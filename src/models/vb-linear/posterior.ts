@@ -13,5 +13,6 @@ export interface VbLinearPosterior {
   /** Variational bound with all constants (≤ ln p(y | X)). */
   readonly L: number;
   readonly iterations: number;
-  readonly converged: boolean;
+  /** Why the VB passes stopped: the relative-change rule, a bound decrease beyond round-off (ill-conditioning), or the pass limit. */
+  readonly stopReason: 'converged' | 'bound-decreased' | 'max-iterations';
 }

@@ -73,6 +73,7 @@ export function absorbVbLogitBatch(state: VbLogitState, x: Float64Array, ySigned
   let q = 0;
   let dataTerms = 0;
   let iterations = 0;
+  let stopReason: VbLogitState['stopReason'] = 'max-iterations';
   for (let iter = 1; iter <= state.maxIter; iter++) {
     iterations = iter;
     for (let r = 0; r < n; r++) {
@@ -91,7 +92,14 @@ export function absorbVbLogitBatch(state: VbLogitState, x: Float64Array, ySigned
     dataTerms = 0;
     for (let r = 0; r < n; r++) dataTerms += (weights === undefined ? 1 : weights[r]) * dataTerm(xi[r], lambda[r]);
     bound = dataTerms + state.frozenBound + vbLogitGlobalBound(q, logdetV, prior, an, expectedAlphaSum, sumLog(bn), alphaCount);
-    if (last > bound || Math.abs(last - bound) < Math.abs(state.tol * bound)) break;
+    if (last > bound) {
+      stopReason = 'bound-decreased';
+      break;
+    }
+    if (Math.abs(last - bound) < Math.abs(state.tol * bound)) {
+      stopReason = 'converged';
+      break;
+    }
     last = bound;
   }
   for (let r = 0; r < n; r++) rowScale[r] = 2 * lambda[r] * (weights === undefined ? 1 : weights[r]);
@@ -107,4 +115,5 @@ export function absorbVbLogitBatch(state: VbLogitState, x: Float64Array, ySigned
   state.expectedAlpha.set(expectedAlpha);
   state.bound = bound + vbLogitBoundConstant(prior, alphaCount);
   state.iterations = iterations;
+  state.stopReason = stopReason;
 }

@@ -59,7 +59,7 @@ export class VbLogitModel implements OnlineModel {
       maxIter: optionChecks.positiveInteger('maxIter', options.maxIter, 500),
       dataPrecision: new Float64Array(d * d), dataShift: new Float64Array(d), frozenBound: 0, records: 0,
       posterior: { w: new Float64Array(d), V: identity(d, 1 / alpha0), invV: identity(d, alpha0), logdetV: -d * Math.log(alpha0), q: 0 },
-      expectedAlpha: new Float64Array(ard ? d : 1).fill(alpha0), bound: Number.NaN, iterations: 0,
+      expectedAlpha: new Float64Array(ard ? d : 1).fill(alpha0), bound: Number.NaN, iterations: 0, stopReason: 'converged',
     });
   }
 
@@ -81,8 +81,8 @@ export class VbLogitModel implements OnlineModel {
   }
 
   /** E[α] (length 1, or d with ARD) and the variational bound L̃ with constants, and the passes of the last update. */
-  get diagnostics(): { expectedAlpha: Float64Array; bound: number; iterations: number } {
-    return { expectedAlpha: this.state.expectedAlpha.slice(), bound: this.state.bound, iterations: this.state.iterations };
+  get diagnostics(): { expectedAlpha: Float64Array; bound: number; iterations: number; stopReason: VbLogitState['stopReason'] } {
+    return { expectedAlpha: this.state.expectedAlpha.slice(), bound: this.state.bound, iterations: this.state.iterations, stopReason: this.state.stopReason };
   }
 
   update(batch: Batch): UpdateStats {

@@ -32,6 +32,8 @@ export interface VbLogitState {
   bound: number;
   /** VB passes of the last update. */
   iterations: number;
+  /** Why the last update's passes stopped (the reference stops on a bound decrease too). */
+  stopReason: 'converged' | 'bound-decreased' | 'max-iterations';
 }
 
 /** VBLinLogit's defaults: a0 = 1e-2, b0 = 1e-4. */
