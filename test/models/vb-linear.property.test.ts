@@ -9,21 +9,9 @@ import { VbLinearModel } from '../../src/models/vb-linear/model.js';
 import { vbLinearFamily, vbLinearArdFamily } from '../../src/models/vb-linear/index.js';
 import { Rng } from '../../src/rng/rng.js';
 import { expectClose } from '../helpers/close.js';
+import { linearData, rows } from '../helpers/synthetic-data.js';
 
-function linearData(n: number, d: number, seed: number) {
-  const rng = Rng.fromSeed(seed);
-  const w = Float64Array.from({ length: d }, () => rng.normal());
-  const x = new Float64Array(n * d);
-  const y = new Float64Array(n);
-  for (let r = 0; r < n; r++) {
-    let s = 0;
-    for (let j = 0; j < d; j++) { x[r * d + j] = rng.normal(); s += w[j] * x[r * d + j]; }
-    y[r] = s + 0.3 * rng.normal();
-  }
-  return { x, y, n, d };
-}
 
-const slice = (data: ReturnType<typeof linearData>, from: number, to: number) => ({ x: data.x.subarray(from * data.d, to * data.d), y: data.y.subarray(from, to), n: to - from, d: data.d, firstRow: from + 1 });
 
 describe.each([['vb-linear', false], ['vb-linear-ard', true]] as const)('%s streaming properties', (family, ard) => {
   it('a stream cut into batches anywhere gives exactly the batch fit', () => {
@@ -33,8 +21,8 @@ describe.each([['vb-linear', false], ['vb-linear-ard', true]] as const)('%s stre
       batch.update(data);
       const stream = VbLinearModel.create(family, d, ard);
       let at = 0;
-      for (const c of cuts) { const to = Math.min(80, at + c); stream.update(slice(data, at, to)); at = to; }
-      stream.update(slice(data, at, 80));
+      for (const c of cuts) { const to = Math.min(80, at + c); stream.update(rows(data, at, to)); at = to; }
+      stream.update(rows(data, at, 80));
       expect(Array.from(stream.posterior().w)).toEqual(Array.from(batch.posterior().w));
       expect(stream.posterior().L).toBe(batch.posterior().L);
       expect(stream.recordsSeen).toBe(80);
@@ -46,8 +34,8 @@ describe.each([['vb-linear', false], ['vb-linear-ard', true]] as const)('%s stre
       const data = linearData(80, d, seed);
       const a = VbLinearModel.create(family, d, ard);
       const b = VbLinearModel.create(family, d, ard);
-      a.update(slice(data, 0, cut));
-      b.update(slice(data, cut, 80));
+      a.update(rows(data, 0, cut));
+      b.update(rows(data, cut, 80));
       a.merge(b);
       const both = VbLinearModel.create(family, d, ard);
       both.update(data);
@@ -61,12 +49,12 @@ describe.each([['vb-linear', false], ['vb-linear-ard', true]] as const)('%s stre
   it('snapshot → bytes → restore is bit-exact and keeps learning identically', () => {
     const data = linearData(50, 4, 3);
     const model = VbLinearModel.create(family, 4, ard, { prior: { a0: 0.5 } });
-    model.update(slice(data, 0, 30));
+    model.update(rows(data, 0, 30));
     const descriptor = ard ? vbLinearArdFamily : vbLinearFamily;
     const restored = descriptor.restore(decodeSnapshot(encodeSnapshot(model.snapshot())).snapshot);
     expect(encodeSnapshot(restored.snapshot())).toEqual(encodeSnapshot(model.snapshot()));
-    model.update(slice(data, 30, 50));
-    restored.update(slice(data, 30, 50));
+    model.update(rows(data, 30, 50));
+    restored.update(rows(data, 30, 50));
     expect(Array.from(restored.posteriorMean())).toEqual(Array.from(model.posteriorMean()));
     expect(() => (ard ? vbLinearFamily : vbLinearArdFamily).restore(model.snapshot())).toThrow(SnapshotError);
   });

@@ -7,22 +7,9 @@ import { vbLogitFamily, vbLogitOnlineFamily } from '../../src/models/vb-logit/in
 import { VbLogitModel } from '../../src/models/vb-logit/model.js';
 import { VbLogitOnlineModel } from '../../src/models/vb-logit/online-model.js';
 import { gemv } from '../../src/linalg/gemv.js';
-import { Rng } from '../../src/rng/rng.js';
 import { expectClose } from '../helpers/close.js';
+import { logisticData, rows } from '../helpers/synthetic-data.js';
 
-function logisticData(n: number, d: number, seed: number) {
-  const rng = Rng.fromSeed(seed);
-  const w = Float64Array.from({ length: d }, () => rng.normal());
-  const x = new Float64Array(n * d);
-  const y = new Float64Array(n);
-  for (let r = 0; r < n; r++) {
-    let s = 0;
-    for (let j = 0; j < d; j++) { x[r * d + j] = rng.normal(); s += w[j] * x[r * d + j]; }
-    y[r] = rng.nextDouble() < 1 / (1 + Math.exp(-s)) ? 1 : 0;
-  }
-  return { x, y, n, d };
-}
-const slice = (data: ReturnType<typeof logisticData>, from: number, to: number) => ({ x: data.x.subarray(from * data.d, to * data.d), y: data.y.subarray(from, to), n: to - from, d: data.d, firstRow: from + 1 });
 
 describe('vb-logit-online', () => {
   it('V and V⁻¹ stay inverses and ln|V| stays consistent over 5,000 updates', () => {
@@ -44,10 +31,10 @@ describe('vb-logit-online', () => {
   it('snapshot → bytes → restore is bit-exact and keeps learning identically', () => {
     const data = logisticData(300, 5, 2);
     const model = VbLogitOnlineModel.create(5, { priorPrecision: 2 });
-    model.update(slice(data, 0, 200));
+    model.update(rows(data, 0, 200));
     const restored = vbLogitOnlineFamily.restore(decodeSnapshot(encodeSnapshot(model.snapshot())).snapshot);
-    model.update(slice(data, 200, 300));
-    restored.update(slice(data, 200, 300));
+    model.update(rows(data, 200, 300));
+    restored.update(rows(data, 200, 300));
     expect(encodeSnapshot(restored.snapshot())).toEqual(encodeSnapshot(model.snapshot()));
   });
 
@@ -64,7 +51,7 @@ describe('vb-logit-online', () => {
   it('a bad label mid-batch throws with its row and leaves the model untouched', () => {
     const data = logisticData(10, 3, 4);
     const model = VbLogitOnlineModel.create(3);
-    model.update(slice(data, 0, 5));
+    model.update(rows(data, 0, 5));
     const before = encodeSnapshot(model.snapshot());
     const y = data.y.slice(5, 10);
     y[3] = 2;
@@ -75,14 +62,14 @@ describe('vb-logit-online', () => {
   it('merge with a fresh model and forget(1) are the identity; merge of halves is close to the sequential fit', () => {
     const data = logisticData(2000, 4, 5);
     const a = VbLogitOnlineModel.create(4);
-    a.update(slice(data, 0, 1000));
+    a.update(rows(data, 0, 1000));
     const w = a.posteriorMean();
     a.merge(VbLogitOnlineModel.create(4));
     expectClose(a.posteriorMean(), w, { rel: 1e-9, absOfMax: 1e-12 }, 'w');
     a.forget(1);
     expectClose(a.posteriorMean(), w, { rel: 1e-9, absOfMax: 1e-12 }, 'w');
     const b = VbLogitOnlineModel.create(4);
-    b.update(slice(data, 1000, 2000));
+    b.update(rows(data, 1000, 2000));
     a.merge(b);
     const all = VbLogitOnlineModel.create(4);
     all.update(data);
@@ -97,7 +84,7 @@ describe('vb-logit (streaming VB across batches)', () => {
     const batch = VbLogitModel.create('vb-logit', 4, false);
     batch.update(data);
     const stream = VbLogitModel.create('vb-logit', 4, false);
-    for (let at = 0; at < 3000; at += 500) stream.update(slice(data, at, at + 500));
+    for (let at = 0; at < 3000; at += 500) stream.update(rows(data, at, at + 500));
     expectClose(stream.posteriorMean(), batch.posteriorMean(), { rel: 0.05, absOfMax: 0.02 }, 'w');
     expect(stream.recordsSeen).toBe(3000);
   });
@@ -106,8 +93,8 @@ describe('vb-logit (streaming VB across batches)', () => {
     const data = logisticData(3000, 4, 7);
     const a = VbLogitModel.create('vb-logit', 4, false);
     const b = VbLogitModel.create('vb-logit', 4, false);
-    a.update(slice(data, 0, 1500));
-    b.update(slice(data, 1500, 3000));
+    a.update(rows(data, 0, 1500));
+    b.update(rows(data, 1500, 3000));
     a.merge(b);
     const all = VbLogitModel.create('vb-logit', 4, false);
     all.update(data);
