@@ -25,9 +25,12 @@ function finite(field: string, value: unknown): number {
  * Σ₀ throw {@link ConfigError} naming the entry.
  */
 export function buildPgLogitPrior(d: number, options: PgLogitPriorOptions = {}): PgLogitPrior {
+  if (options === null || typeof options !== 'object') throw new ConfigError('prior must be an object {mean, cov}', { field: 'prior', value: options });
+  for (const key of Object.keys(options)) if (key !== 'mean' && key !== 'cov') throw new ConfigError('unknown prior key (expected mean, cov)', { field: `prior.${key}` });
   const mean = new Float64Array(d);
   const m = options.mean ?? 0;
   if (typeof m === 'number') mean.fill(finite('prior.mean', m));
+  else if (m === null || typeof m !== 'object') throw new ConfigError('prior mean must be a number or an array', { field: 'prior.mean', value: m });
   else {
     if (m.length !== d) throw new ConfigError(`prior mean has ${m.length} entries, expected ${d}`, { field: 'prior.mean', value: m.length });
     for (let i = 0; i < d; i++) mean[i] = finite(`prior.mean[${i}]`, m[i]);
@@ -37,6 +40,8 @@ export function buildPgLogitPrior(d: number, options: PgLogitPriorOptions = {}):
   if (typeof c === 'number') {
     if (!(c > 0) || !Number.isFinite(c)) throw new ConfigError('prior variance must be a finite positive number', { field: 'prior.cov', value: c });
     for (let i = 0; i < d; i++) cov[i * d + i] = c;
+  } else if (c === null || typeof c !== 'object') {
+    throw new ConfigError('prior covariance must be a number or a matrix', { field: 'prior.cov', value: c });
   } else if (c instanceof Float64Array) {
     if (c.length !== d * d) throw new ConfigError(`flat prior covariance has ${c.length} entries, expected ${d * d}`, { field: 'prior.cov', value: c.length });
     for (let k = 0; k < d * d; k++) cov[k] = finite(`prior.cov[${Math.floor(k / d)}][${k % d}]`, c[k]);
