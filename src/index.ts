@@ -7,3 +7,4 @@ export * as optim from './optim/index.js';
 export { families, getFamily } from './registry.js';
 export * from './models/vb-linear/index.js';
 export * from './models/vb-logit/index.js';
+export * from './models/pg-logit/index.js';

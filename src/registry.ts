@@ -1,5 +1,6 @@
 import { ConfigError } from './core/config-error.js';
 import type { FamilyDescriptor } from './core/family-descriptor.js';
+import { pgLogitFamily } from './models/pg-logit/index.js';
 import { vbLinearArdFamily, vbLinearFamily } from './models/vb-linear/index.js';
 import { vbLogitArdFamily, vbLogitFamily, vbLogitOnlineFamily } from './models/vb-logit/index.js';
 
@@ -11,6 +12,7 @@ export const families: ReadonlyMap<string, FamilyDescriptor> = new Map<string, F
     vbLogitFamily,
     vbLogitArdFamily,
     vbLogitOnlineFamily,
+    pgLogitFamily,
   ].map((family): [string, FamilyDescriptor] => [family.id, family]),
 );
 

@@ -28,7 +28,7 @@ function batchAdapter(id: 'vb-logit' | 'vb-logit-ard', ard: boolean): FitAdapter
   return {
     id,
     task: 'classification',
-    optionKeys: ['prior', 'tol', 'maxIter', 'predictor'],
+    optionKeys: ard ? ['prior', 'tol', 'maxIter', 'predictor'] : ['prior', 'alpha', 'tol', 'maxIter', 'predictor'],
     fit(data, options) {
       const { predictor, ...modelOptions } = options;
       const chosen = optionChecks.oneOf('predictor', predictor, 'row', ['row', 'joint'] as const);

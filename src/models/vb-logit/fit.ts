@@ -22,9 +22,11 @@ function dataTerm(xi: number, lambda: number): number {
  * pass is kept, as in the reference. Earlier records enter through the frozen sums in `state`, so a
  * single batch holding all the data reproduces the batch fit exactly. With n = 0 it re-solves
  * q(α) ⇄ q(w) at frozen ξ (after a merge or forget). The state is written only at the end.
+ * With `state.fixedAlpha` set, α stays fixed (no q(α) update) and the bound is the Jaakkola–Jordan
+ * bound under the prior N(0, I/α): ½(wᵀV⁻¹w + ln|V| + d·ln α) plus the data terms.
  */
 export function absorbVbLogitBatch(state: VbLogitState, x: Float64Array, ySigned: Float64Array, n: number, weights?: Float64Array): void {
-  const { dim: d, ard, prior } = state;
+  const { dim: d, ard, prior, fixedAlpha } = state;
   const alphaCount = ard ? d : 1;
   const an = ard ? prior.a0 + 0.5 : prior.a0 + 0.5 * d;
   const t = state.dataShift.slice();
@@ -38,7 +40,8 @@ export function absorbVbLogitBatch(state: VbLogitState, x: Float64Array, ySigned
   const lambda = new Float64Array(n).fill(0.125);
   const xi = new Float64Array(n);
   const rowScale = new Float64Array(n);
-  const expectedAlpha = state.records === 0 ? new Float64Array(alphaCount).fill(prior.a0 / prior.b0) : state.expectedAlpha.slice();
+  const initialAlpha = fixedAlpha ?? prior.a0 / prior.b0;
+  const expectedAlpha = state.records === 0 ? new Float64Array(alphaCount).fill(initialAlpha) : state.expectedAlpha.slice();
   const bn = new Float64Array(alphaCount);
   const invV = new Float64Array(d * d);
   const V = new Float64Array(d * d);
@@ -55,6 +58,7 @@ export function absorbVbLogitBatch(state: VbLogitState, x: Float64Array, ySigned
     gemv(V, d, d, t, w);
   };
   const updateBn = (): void => {
+    if (fixedAlpha !== undefined) return;
     if (ard) for (let i = 0; i < d; i++) bn[i] = prior.b0 + 0.5 * (w[i] * w[i] + V[i * d + i]);
     else {
       let traceV = 0;
@@ -63,12 +67,15 @@ export function absorbVbLogitBatch(state: VbLogitState, x: Float64Array, ySigned
     }
   };
   const sumLog = (values: Float64Array): number => values.reduce((sum, v) => sum + Math.log(v), 0);
+  const globalBound = (q: number, expectedAlphaSum: number): number => fixedAlpha !== undefined
+    ? 0.5 * (q + logdetV + d * Math.log(fixedAlpha))
+    : vbLogitGlobalBound(q, logdetV, prior, an, expectedAlphaSum, sumLog(bn), alphaCount);
 
   solveForW();
   updateBn();
   let expectedAlphaSum = 0;
-  for (let i = 0; i < alphaCount; i++) expectedAlphaSum += an / bn[i];
-  let last = -weightSum * Math.LN2 + state.frozenBound + vbLogitGlobalBound(quadraticForm(invV, d, w), logdetV, prior, an, expectedAlphaSum, sumLog(bn), alphaCount);
+  for (let i = 0; i < alphaCount; i++) expectedAlphaSum += fixedAlpha ?? an / bn[i];
+  let last = -weightSum * Math.LN2 + state.frozenBound + globalBound(quadraticForm(invV, d, w), expectedAlphaSum);
   let bound = last;
   let q = 0;
   let dataTerms = 0;
@@ -84,14 +91,14 @@ export function absorbVbLogitBatch(state: VbLogitState, x: Float64Array, ySigned
     updateBn();
     expectedAlphaSum = 0;
     for (let i = 0; i < alphaCount; i++) {
-      expectedAlpha[i] = an / bn[i];
+      if (fixedAlpha === undefined) expectedAlpha[i] = an / bn[i];
       expectedAlphaSum += expectedAlpha[i];
     }
     solveForW();
     q = quadraticForm(invV, d, w);
     dataTerms = 0;
     for (let r = 0; r < n; r++) dataTerms += (weights === undefined ? 1 : weights[r]) * dataTerm(xi[r], lambda[r]);
-    bound = dataTerms + state.frozenBound + vbLogitGlobalBound(q, logdetV, prior, an, expectedAlphaSum, sumLog(bn), alphaCount);
+    bound = dataTerms + state.frozenBound + globalBound(q, expectedAlphaSum);
     if (last > bound) {
       stopReason = 'bound-decreased';
       break;
@@ -113,7 +120,7 @@ export function absorbVbLogitBatch(state: VbLogitState, x: Float64Array, ySigned
   state.posterior.logdetV = logdetV;
   state.posterior.q = q;
   state.expectedAlpha.set(expectedAlpha);
-  state.bound = bound + vbLogitBoundConstant(prior, alphaCount);
+  state.bound = bound + (fixedAlpha === undefined ? vbLogitBoundConstant(prior, alphaCount) : 0);
   state.iterations = iterations;
   state.stopReason = stopReason;
 }

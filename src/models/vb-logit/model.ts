@@ -25,6 +25,12 @@ export interface VbLogitOptions {
   readonly tol?: number;
   /** Maximum VB passes per update; default 500. */
   readonly maxIter?: number;
+  /**
+   * A fixed prior precision α instead of the Gamma hyperprior: prior N(0, I/α), no q(α) update, and
+   * `bound` is the plain Jaakkola–Jordan bound (the `pg-logit` CAVI fixed point at that prior).
+   * Not with ARD; `prior` is then unused.
+   */
+  readonly alpha?: number;
 }
 
 /**
@@ -52,9 +58,11 @@ export class VbLogitModel implements OnlineModel {
       a0: optionChecks.positive('prior.a0', options.prior?.a0, VB_LOGIT_DEFAULT_PRIOR.a0),
       b0: optionChecks.positive('prior.b0', options.prior?.b0, VB_LOGIT_DEFAULT_PRIOR.b0),
     };
-    const alpha0 = prior.a0 / prior.b0;
+    if (ard && options.alpha !== undefined) throw new ConfigError('a fixed alpha is not available with ARD', { field: 'alpha', value: options.alpha });
+    const fixedAlpha = options.alpha === undefined ? undefined : optionChecks.positive('alpha', options.alpha, 1);
+    const alpha0 = fixedAlpha ?? prior.a0 / prior.b0;
     return new VbLogitModel(family, {
-      dim: d, ard, prior,
+      dim: d, ard, prior, fixedAlpha,
       tol: optionChecks.positive('tol', options.tol, 1e-5),
       maxIter: optionChecks.positiveInteger('maxIter', options.maxIter, 500),
       dataPrecision: new Float64Array(d * d), dataShift: new Float64Array(d), frozenBound: 0, records: 0,
@@ -121,7 +129,7 @@ export class VbLogitModel implements OnlineModel {
     const a = this.state;
     const b = other.state;
     if (b.dim !== a.dim) throw new ShapeError(`cannot merge dimension ${b.dim} into ${a.dim}`, { field: 'dim', value: b.dim });
-    if (b.prior.a0 !== a.prior.a0 || b.prior.b0 !== a.prior.b0) throw new ConfigError('cannot merge models with different priors', { field: 'prior' });
+    if (b.prior.a0 !== a.prior.a0 || b.prior.b0 !== a.prior.b0 || b.fixedAlpha !== a.fixedAlpha) throw new ConfigError('cannot merge models with different priors', { field: 'prior' });
     const saved = encodeVbLogit(this.family, a);
     for (let i = 0; i < a.dataPrecision.length; i++) a.dataPrecision[i] += b.dataPrecision[i];
     for (let i = 0; i < a.dim; i++) a.dataShift[i] += b.dataShift[i];

@@ -18,6 +18,11 @@ export interface VbLogitState {
   readonly prior: VbLogitPrior;
   readonly tol: number;
   readonly maxIter: number;
+  /**
+   * A fixed prior precision α (prior N(0, I/α), no hyperprior, no q(α) update), or undefined for the
+   * Gamma hyperprior of eq. (41). With it the bound is the plain Jaakkola–Jordan bound.
+   */
+  readonly fixedAlpha?: number;
   /** Λ = Σ 2λ(ξₙ)·wₙ·xₙxₙᵀ over absorbed records (d×d). */
   readonly dataPrecision: Float64Array;
   /** t = Σ wₙ·yₙxₙ/2 (d). */

@@ -1,0 +1,69 @@
+import type { Batch } from '../../src/core/batch.js';
+import { ConfigError } from '../../src/core/config-error.js';
+import { optionChecks } from '../../src/core/option-checks.js';
+import { signedLabels } from '../../src/core/signed-labels.js';
+import { validateBatch } from '../../src/core/validate-batch.js';
+import { PG_LOGIT_FAMILY, PG_LOGIT_SNAPSHOT_VERSION } from '../../src/models/pg-logit/codec.js';
+import { MinibatchSampler } from '../../src/models/pg-logit/minibatch-sampler.js';
+import { PgLogitModel, type PgLogitOptions } from '../../src/models/pg-logit/model.js';
+import { Rng } from '../../src/rng/rng.js';
+import type { FitAdapter, FitData, FitOutcome } from '../fit-adapter.js';
+import { jsonMatrix } from '../json-matrix.js';
+
+const XI_SHOWN = 20;
+
+function outcome(model: PgLogitModel, data: FitData, elbo: number, iterations: number, predictorOption: unknown): FitOutcome {
+  const predictor = optionChecks.oneOf('predictor', predictorOption, 'exact', ['exact', 'probit'] as const);
+  const d = data.d;
+  const xi = Array.from({ length: Math.min(XI_SHOWN, data.n) }, (_, r) => model.localXi(data.x, r * d));
+  return {
+    posterior: {
+      family: PG_LOGIT_FAMILY, version: PG_LOGIT_SNAPSHOT_VERSION, dim: d,
+      mean: Array.from(model.posteriorMean()), cov: jsonMatrix(model.covariance(), d),
+      extras: { elbo, iterations, xi },
+    },
+    predict: (x, n) => ({ prob: Array.from({ length: n }, (_, r) => model.predict(x, r * d, predictor).prob) }),
+  };
+}
+
+/** `vbstream fit --model pg-cavi`: CAVI (Algorithm 2) on all rows; extras `elbo`, `iterations` (sweeps), `xi` (first 20 rows). */
+export const pgCaviAdapter: FitAdapter = {
+  id: 'pg-cavi',
+  task: 'classification',
+  optionKeys: ['prior', 'tol', 'maxIter', 'predictor'],
+  fit(data, options) {
+    const { predictor, ...modelOptions } = options;
+    const model = PgLogitModel.create(data.d, { ...(modelOptions as PgLogitOptions), mode: 'sda' });
+    const stats = model.update({ x: data.x, y: data.y, n: data.n, d: data.d });
+    return outcome(model, data, stats.objective ?? Number.NaN, stats.iterations ?? 0, predictor);
+  },
+};
+
+/**
+ * `vbstream fit --model pg-svi`: SVI (Algorithm 3) with N = the number of rows, `steps` (default
+ * 10,000) or `epochs` minibatches of `batchSize` rows (default 1) drawn by `sampling` (`iid` default,
+ * `permutation`, `cyclic`) from `seed`; extras `elbo` (of the final q on all rows), `iterations` (steps), `xi`.
+ */
+export const pgSviAdapter: FitAdapter = {
+  id: 'pg-svi',
+  task: 'classification',
+  optionKeys: ['prior', 'tau', 'kappa', 'batchSize', 'steps', 'epochs', 'sampling', 'seed', 'predictor'],
+  fit(data, options) {
+    const { predictor, batchSize, steps, epochs, sampling, seed, ...modelOptions } = options;
+    const all: Batch = { x: data.x, y: data.y, n: data.n, d: data.d };
+    validateBatch(all, data.d);
+    signedLabels(all, new Float64Array(data.n));
+    const size = optionChecks.positiveInteger('batchSize', batchSize, 1);
+    if (size > data.n) throw new ConfigError(`batch size exceeds the ${data.n} rows`, { field: 'batchSize', value: size });
+    if (steps !== undefined && epochs !== undefined) throw new ConfigError('give steps or epochs, not both', { field: 'epochs', value: epochs });
+    const scheme = optionChecks.oneOf('sampling', sampling, 'iid', ['iid', 'permutation', 'cyclic'] as const);
+    const seedValue = optionChecks.finite('seed', seed, 1);
+    if (!Number.isSafeInteger(seedValue)) throw new ConfigError('must be an integer', { field: 'seed', value: seedValue });
+    const rng = Rng.fromSeed(seedValue);
+    const model = PgLogitModel.create(data.d, { ...(modelOptions as PgLogitOptions), mode: 'svi', effectiveSize: data.n });
+    const sampler = new MinibatchSampler(data.x, data.y, data.n, data.d, size, scheme, rng);
+    const total = epochs === undefined ? optionChecks.positiveInteger('steps', steps, 10_000) : optionChecks.positiveInteger('epochs', epochs, 1) * sampler.stepsPerEpoch;
+    for (let t = 0; t < total; t++) model.update(sampler.next());
+    return outcome(model, data, model.elbo(all), total, predictor);
+  },
+};

@@ -1,0 +1,30 @@
+import { choleskyInverse } from '../../linalg/cholesky-inverse.js';
+import { dot } from '../../linalg/dot.js';
+import { logDetCholesky } from '../../linalg/log-det-cholesky.js';
+import { solveLower } from '../../linalg/solve-lower.js';
+import { priorElbo } from './prior-elbo.js';
+import type { PgLogitPrior } from './prior.js';
+import { recordElbo } from './record-elbo.js';
+
+/**
+ * The exact ELBO of the Pólya-gamma augmented logistic model (Durante & Rigon eq. 2.3; equal to the
+ * Jaakkola–Jordan bound) for q(β) = N(μ, Σ) given by Σ⁻¹'s Cholesky factor and μ, on n records
+ * (labels ±1, optional weights), with the local parameters `xi` if given, else the optimal
+ * ξᵢ = √(xᵢᵀΣxᵢ + (xᵢᵀμ)²). O(nd² + d³); for diagnostics and tests, not a hot path.
+ */
+export function pgLogitElbo(prior: PgLogitPrior, factor: Float64Array, mean: Float64Array, d: number, x: Float64Array, ySigned: Float64Array, n: number,
+  xi?: ArrayLike<number>, weights?: Float64Array): number {
+  const cov = new Float64Array(d * d);
+  choleskyInverse(factor, d, cov);
+  const v = new Float64Array(d);
+  let elbo = priorElbo(d, mean, cov, -logDetCholesky(factor, d), prior, v);
+  for (let r = 0; r < n; r++) {
+    for (let j = 0; j < d; j++) v[j] = x[r * d + j];
+    solveLower(factor, d, v, v);
+    const variance = dot(v, v, d);
+    const m = dot(mean, x, d, 0, r * d);
+    const localXi = xi === undefined ? Math.sqrt(variance + m * m) : xi[r];
+    elbo += (weights === undefined ? 1 : weights[r]) * recordElbo(0.5 * ySigned[r], m, variance, localXi);
+  }
+  return elbo;
+}

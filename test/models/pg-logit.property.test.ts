@@ -1,0 +1,243 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { decodeSnapshot } from '../../src/core/decode-snapshot.js';
+import { encodeSnapshot } from '../../src/core/encode-snapshot.js';
+import { InputError } from '../../src/core/input-error.js';
+import { ConfigError } from '../../src/core/config-error.js';
+import { SnapshotError } from '../../src/core/snapshot-error.js';
+import { buildPgLogitPrior } from '../../src/models/pg-logit/build-prior.js';
+import { pgLogitCavi } from '../../src/models/pg-logit/cavi.js';
+import { expectedSigmoid } from '../../src/models/pg-logit/expected-sigmoid.js';
+import { MinibatchSampler } from '../../src/models/pg-logit/minibatch-sampler.js';
+import { PgLogitModel } from '../../src/models/pg-logit/model.js';
+import { getFamily } from '../../src/registry.js';
+import { Rng } from '../../src/rng/rng.js';
+import { sigmoid } from '../../src/special/sigmoid.js';
+import { expectClose } from '../helpers/close.js';
+import { gaussianKl } from '../helpers/gaussian-kl.js';
+
+/** A seeded synthetic logistic dataset with an intercept column. */
+function dataset(seed: number, n: number, d: number) {
+  const rng = Rng.fromSeed(seed);
+  const beta = Float64Array.from({ length: d }, () => 1.5 * rng.normal());
+  const x = new Float64Array(n * d);
+  const y = new Float64Array(n);
+  for (let r = 0; r < n; r++) {
+    let eta = 0;
+    for (let j = 0; j < d; j++) {
+      x[r * d + j] = j === 0 ? 1 : rng.normal();
+      eta += beta[j] * x[r * d + j];
+    }
+    y[r] = rng.nextDouble() < sigmoid(eta) ? 1 : 0;
+  }
+  return { x, y, n, d };
+}
+
+const signed = (y: Float64Array) => y.map((v) => 2 * v - 1);
+const bytes = (model: PgLogitModel) => encodeSnapshot(model.snapshot());
+const caseArb = fc.record({ seed: fc.integer({ min: 1, max: 1e6 }), n: fc.integer({ min: 1, max: 60 }), d: fc.integer({ min: 1, max: 5 }), variance: fc.double({ min: 0.1, max: 100, noNaN: true }) });
+
+describe('pg-logit properties', () => {
+  it('CAVI never decreases the ELBO (beyond 1e-9·|ELBO|), and the returned ξ maximise it', () => {
+    fc.assert(fc.property(caseArb, ({ seed, n, d, variance }) => {
+      const data = dataset(seed, n, d);
+      const prior = buildPgLogitPrior(d, { mean: 0.3, cov: variance });
+      const fit = pgLogitCavi(prior, data.x, signed(data.y), n, d, { tol: 1e-13, relativeTol: true, maxIter: 500 });
+      for (let t = 1; t < fit.elboTrace.length; t++) expect(fit.elboTrace[t] - fit.elboTrace[t - 1]).toBeGreaterThanOrEqual(-1e-9 * Math.abs(fit.elboTrace[t]));
+      expect(fit.elboTrace.every(Number.isFinite)).toBe(true);
+      expect(fit.mean.every(Number.isFinite)).toBe(true);
+    }), { numRuns: 40 });
+  });
+
+  it('SVI with κ = 1, τ = 0, one random-order pass per epoch, approaches CAVI as the passes grow', () => {
+    const data = dataset(11, 200, 3);
+    const prior = buildPgLogitPrior(3);
+    const cavi = pgLogitCavi(prior, data.x, signed(data.y), data.n, data.d, { tol: 1e-14, relativeTol: true, maxIter: 1000 });
+    const model = PgLogitModel.create(3, { mode: 'svi', effectiveSize: data.n, tau: 0, kappa: 1 });
+    const sampler = new MinibatchSampler(data.x, data.y, data.n, data.d, 1, 'permutation', Rng.fromSeed(3));
+    const kls: number[] = [];
+    let passes = 0;
+    for (const target of [1, 4, 16, 64]) {
+      for (; passes < target; passes++) for (let t = 0; t < data.n; t++) model.update(sampler.next());
+      kls.push(gaussianKl(model.posteriorMean(), model.covariance(), cavi.mean, cavi.cov, 3));
+    }
+    for (let k = 1; k < kls.length; k++) expect(kls[k]).toBeLessThan(kls[k - 1]);
+    expect(kls[kls.length - 1]).toBeLessThan(kls[0] / 8);
+  });
+
+  it('forget(1) is the identity, bit for bit; forget(γ) is γλ + (1 − γ)λ₀', () => {
+    fc.assert(fc.property(caseArb, fc.double({ min: 0.01, max: 1, noNaN: true }), ({ seed, n, d }, gamma) => {
+      const data = dataset(seed, n, d);
+      const model = PgLogitModel.create(d);
+      model.update(data);
+      const before = bytes(model);
+      const natural = model.naturalParameters();
+      model.forget(1);
+      expect(bytes(model)).toEqual(before);
+      model.forget(gamma);
+      const prior = buildPgLogitPrior(d);
+      const after = model.naturalParameters();
+      expectClose(after.lambda1, natural.lambda1.map((v, i) => gamma * v + (1 - gamma) * prior.shift[i]), { abs: 1e-12, rel: 1e-12 }, 'lambda1');
+      expectClose(after.lambda2, natural.lambda2.map((v, i) => gamma * v - 0.5 * (1 - gamma) * prior.precision[i]), { abs: 1e-12, rel: 1e-12 }, 'lambda2');
+      expect(model.recordsSeen).toBeCloseTo(gamma * n, 10);
+    }), { numRuns: 30 });
+  });
+
+  it('snapshot → bytes → restore is exact in both modes, and the restored model continues identically', () => {
+    fc.assert(fc.property(caseArb, fc.constantFrom('sda', 'svi'), ({ seed, n, d }, mode) => {
+      const data = dataset(seed, 2 * n, d);
+      const first = { x: data.x.subarray(0, n * d), y: data.y.subarray(0, n), n, d };
+      const second = { x: data.x.subarray(n * d), y: data.y.subarray(n), n, d };
+      const model = PgLogitModel.create(d, mode === 'svi' ? { mode, effectiveSize: 500, tau: 2, kappa: 0.9 } : { tol: 1e-8 });
+      model.update(first);
+      const restored = getFamily('pg-logit').restore(decodeSnapshot(bytes(model)).snapshot) as PgLogitModel;
+      expect(bytes(restored)).toEqual(bytes(model));
+      model.update(second);
+      restored.update(second);
+      expect(bytes(restored)).toEqual(bytes(model));
+      expect(restored.predict(data.x, 0).prob).toBe(model.predict(data.x, 0).prob);
+    }), { numRuns: 25 });
+  });
+
+  it('restore refuses another family, version or a wrong-length array', () => {
+    const snap = PgLogitModel.create(2).snapshot();
+    expect(() => PgLogitModel.restore({ ...snap, family: 'vb-logit' })).toThrow(SnapshotError);
+    expect(() => PgLogitModel.restore({ ...snap, version: 2 })).toThrow(SnapshotError);
+    expect(() => PgLogitModel.restore({ ...snap, dim: 3 })).toThrow(SnapshotError);
+    expect(() => PgLogitModel.restore({ ...snap, header: { ...snap.header, mode: 'other' } })).toThrow(SnapshotError);
+  });
+
+  it('merge: λ₁ equals the one model fed both exactly (conjugate in the augmented space); λ₂ is the SDA-Bayes sum of deltas', () => {
+    fc.assert(fc.property(caseArb, ({ seed, n, d, variance }) => {
+      const data = dataset(seed, 2 * n, d);
+      const a = { x: data.x.subarray(0, n * d), y: data.y.subarray(0, n), n, d };
+      const b = { x: data.x.subarray(n * d), y: data.y.subarray(n), n, d };
+      const options = { prior: { cov: variance } };
+      const left = PgLogitModel.create(d, options);
+      const right = PgLogitModel.create(d, options);
+      const both = PgLogitModel.create(d, options);
+      left.update(a);
+      right.update(b);
+      both.update(data);
+      const lambdaA = left.naturalParameters();
+      const lambdaB = right.naturalParameters();
+      const prior = buildPgLogitPrior(d, options.prior);
+      left.merge(right);
+      const merged = left.naturalParameters();
+      expectClose(merged.lambda1, both.naturalParameters().lambda1, { rel: 1e-12, abs: 1e-12 }, 'lambda1');
+      expectClose(merged.lambda2, lambdaA.lambda2.map((v, i) => v + lambdaB.lambda2[i] + 0.5 * prior.precision[i]), { rel: 1e-12, abs: 1e-12 }, 'lambda2');
+      expect(left.recordsSeen).toBe(2 * n);
+    }), { numRuns: 30 });
+  });
+
+  it('merging a model that saw nothing is the identity; svi models and different priors are refused, leaving the model untouched', () => {
+    const data = dataset(5, 40, 3);
+    const model = PgLogitModel.create(3);
+    model.update(data);
+    const before = model.naturalParameters();
+    model.merge(PgLogitModel.create(3));
+    expectClose(model.naturalParameters().lambda1, before.lambda1, { rel: 1e-14, abs: 1e-15 }, 'lambda1');
+    const snapshot = bytes(model);
+    expect(() => model.merge(PgLogitModel.create(3, { prior: { cov: 2 } }))).toThrow(ConfigError);
+    expect(() => model.merge(PgLogitModel.create(3, { mode: 'svi', effectiveSize: 10 }))).toThrow(ConfigError);
+    expect(bytes(model)).toEqual(snapshot);
+  });
+
+  it('bad input throws a typed error naming row and column and leaves the model untouched', () => {
+    for (const mode of ['sda', 'svi'] as const) {
+      const model = PgLogitModel.create(2, mode === 'svi' ? { mode, effectiveSize: 100 } : {});
+      model.update(dataset(1, 10, 2));
+      const snapshot = bytes(model);
+      const x = Float64Array.of(1, 0.5, 1, Number.NaN);
+      expect(() => model.update({ x, y: Float64Array.of(1, 0), n: 2, d: 2 })).toThrow(/feature is not finite \(row 2, column 2, value NaN\)/);
+      expect(() => model.update({ x: Float64Array.of(1, 0.5, 1, 0.2), y: Float64Array.of(1, 0.5), n: 2, d: 2, firstRow: 11 })).toThrow(InputError);
+      expect(() => model.update({ x: Float64Array.of(1, 0.5, 1, 0.2), y: Float64Array.of(1, 0.5), n: 2, d: 2, firstRow: 11 })).toThrow(/row 12, column y, value 0.5/);
+      expect(() => model.forget(0)).toThrow(InputError);
+      expect(bytes(model)).toEqual(snapshot);
+    }
+  });
+
+  it('labels ±1 and 0/1 fit identically; weights 2 equal a duplicated record', () => {
+    const data = dataset(9, 30, 3);
+    const a = PgLogitModel.create(3);
+    const b = PgLogitModel.create(3);
+    a.update(data);
+    b.update({ ...data, y: signed(data.y) });
+    expect(bytes(b)).toEqual(bytes(a));
+    const weighted = PgLogitModel.create(3, { tol: 1e-14 });
+    const weights = new Float64Array(30).fill(1);
+    weights[0] = 2;
+    weighted.update({ ...data, weights });
+    const duplicated = PgLogitModel.create(3, { tol: 1e-14 });
+    const x = new Float64Array(31 * 3);
+    x.set(data.x.subarray(0, 3));
+    x.set(data.x, 3);
+    duplicated.update({ x, y: Float64Array.of(data.y[0], ...data.y), n: 31, d: 3 });
+    expectClose(weighted.posteriorMean(), duplicated.posteriorMean(), { rel: 1e-9, abs: 1e-12 }, 'mean');
+  });
+
+  it('options are validated: κ ∈ (0.5, 1], τ ≥ 0, svi needs N, the prior must be positive definite', () => {
+    expect(() => PgLogitModel.create(2, { mode: 'svi' })).toThrow(/effective data size/);
+    expect(() => PgLogitModel.create(2, { mode: 'svi', effectiveSize: 10, kappa: 0.5 })).toThrow(ConfigError);
+    expect(() => PgLogitModel.create(2, { mode: 'svi', effectiveSize: 10, kappa: 1.01 })).toThrow(ConfigError);
+    expect(() => PgLogitModel.create(2, { mode: 'svi', effectiveSize: 10, tau: -1 })).toThrow(ConfigError);
+    expect(() => PgLogitModel.create(2, { prior: { cov: [[1, 2], [2, 1]] } })).toThrow(/positive definite/);
+    expect(() => PgLogitModel.create(2, { effectiveSize: 10 })).toThrow(ConfigError);
+  });
+
+  it('predict: exact E[σ(xᵀβ)] against a fine quadrature, probit close to it, and the logit mean and variance carried', () => {
+    fc.assert(fc.property(fc.double({ min: -8, max: 8, noNaN: true }), fc.double({ min: 1e-6, max: 400, noNaN: true }), (m, v) => {
+      const s = Math.sqrt(v);
+      let reference = 0;
+      const h = s / 400;
+      for (let k = -8000; k <= 8000; k++) reference += Math.exp(-0.5 * (k / 400) ** 2) * sigmoid(m + k * h);
+      reference *= h / (s * Math.sqrt(2 * Math.PI));
+      expect(Math.abs(expectedSigmoid(m, v) - reference)).toBeLessThan(1e-11);
+    }), { numRuns: 60 });
+    const model = PgLogitModel.create(2);
+    model.update(dataset(3, 50, 2));
+    const x = Float64Array.of(1, 0.7);
+    const exact = model.predict(x);
+    const probit = model.predict(x, 0, 'probit');
+    expect(exact.logitMean).toBeCloseTo(model.posteriorMean()[0] + 0.7 * model.posteriorMean()[1], 12);
+    const cov = model.covariance();
+    expect(exact.logitVariance).toBeCloseTo(cov[0] + 1.4 * cov[1] + 0.49 * cov[3], 12);
+    expect(Math.abs(exact.prob - probit.prob)).toBeLessThan(0.02);
+  });
+
+  it('sample draws β with the posterior mean and covariance', () => {
+    const model = PgLogitModel.create(2);
+    model.update(dataset(4, 40, 2));
+    const rng = Rng.fromSeed(12);
+    const draws = 40_000;
+    const sum = [0, 0];
+    const outer = [0, 0, 0, 0];
+    const mean = model.posteriorMean();
+    const out = new Float64Array(2);
+    for (let k = 0; k < draws; k++) {
+      model.sample(rng, out);
+      for (let i = 0; i < 2; i++) {
+        sum[i] += out[i];
+        for (let j = 0; j < 2; j++) outer[i * 2 + j] += (out[i] - mean[i]) * (out[j] - mean[j]);
+      }
+    }
+    const cov = model.covariance();
+    for (let i = 0; i < 2; i++) expect(Math.abs(sum[i] / draws - mean[i])).toBeLessThan(5 * Math.sqrt(cov[i * 3] / draws));
+    expectClose(outer.map((v) => v / draws), cov, { absOfMax: 0.05 }, 'sample covariance');
+  });
+
+  it('sda streaming: λ₁ after batches equals the one-batch λ₁, the full-data ELBO is below the batch CAVI\'s; the summary reports N in svi mode', () => {
+    const data = dataset(21, 90, 3);
+    const streamed = PgLogitModel.create(3);
+    for (let k = 0; k < 3; k++) streamed.update({ x: data.x.subarray(k * 90, (k + 1) * 90), y: data.y.subarray(k * 30, (k + 1) * 30), n: 30, d: 3 });
+    const batch = PgLogitModel.create(3);
+    batch.update(data);
+    expectClose(streamed.naturalParameters().lambda1, batch.naturalParameters().lambda1, { rel: 1e-12, abs: 1e-12 }, 'lambda1');
+    expect(streamed.elbo(data)).toBeLessThan(batch.elbo(data));
+    expect(streamed.summary().effectiveDataSize).toBe(90);
+    const svi = PgLogitModel.create(3, { mode: 'svi', effectiveSize: 1000 });
+    svi.update(data);
+    expect(svi.summary().effectiveDataSize).toBe(1000);
+    expect(svi.recordsSeen).toBe(90);
+  });
+});
