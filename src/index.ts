@@ -13,3 +13,4 @@ export { BernoulliLogitJaakkolaJordan } from './likelihoods/bernoulli-logit-jaak
 export { BernoulliLogitViper } from './likelihoods/bernoulli-logit-viper.js';
 export { BernoulliLogitGaussHermite } from './likelihoods/bernoulli-logit-gauss-hermite.js';
 export { BernoulliLogitMonteCarlo } from './likelihoods/bernoulli-logit-monte-carlo.js';
+export * from './models/vi-per/index.js';

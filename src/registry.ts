@@ -2,6 +2,7 @@ import { ConfigError } from './core/config-error.js';
 import type { FamilyDescriptor } from './core/family-descriptor.js';
 import { vbLinearArdFamily, vbLinearFamily } from './models/vb-linear/index.js';
 import { vbLogitArdFamily, vbLogitFamily, vbLogitOnlineFamily } from './models/vb-logit/index.js';
+import { viGaussHermiteFamily, viMonteCarloFamily, viPerFamily, viPerMeanFieldFamily } from './models/vi-per/index.js';
 
 /** Every model family, by id. Add a family here (one line) to make it reachable from the runtime and the CLI. */
 export const families: ReadonlyMap<string, FamilyDescriptor> = new Map<string, FamilyDescriptor>(
@@ -11,6 +12,10 @@ export const families: ReadonlyMap<string, FamilyDescriptor> = new Map<string, F
     vbLogitFamily,
     vbLogitArdFamily,
     vbLogitOnlineFamily,
+    viPerFamily,
+    viPerMeanFieldFamily,
+    viGaussHermiteFamily,
+    viMonteCarloFamily,
   ].map((family): [string, FamilyDescriptor] => [family.id, family]),
 );
 
