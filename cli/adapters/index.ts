@@ -2,6 +2,7 @@ import { ConfigError } from '../../src/core/config-error.js';
 import type { FitAdapter } from '../fit-adapter.js';
 import { vbLinearAdapter, vbLinearArdAdapter } from './vb-linear.js';
 import { vbLogitAdapter, vbLogitArdAdapter, vbLogitOnlineAdapter } from './vb-logit.js';
+import { viGaussHermiteAdapter, viMonteCarloAdapter, viPerAdapter, viPerMeanFieldAdapter } from './vi-per.js';
 
 /** The model ids `vbstream fit` knows. Add an adapter here (one line) to expose a family. */
 export const fitAdapters: ReadonlyMap<string, FitAdapter> = new Map(
@@ -11,6 +12,10 @@ export const fitAdapters: ReadonlyMap<string, FitAdapter> = new Map(
     vbLogitAdapter,
     vbLogitArdAdapter,
     vbLogitOnlineAdapter,
+    viPerAdapter,
+    viPerMeanFieldAdapter,
+    viGaussHermiteAdapter,
+    viMonteCarloAdapter,
   ].map((adapter): [string, FitAdapter] => [adapter.id, adapter]),
 );
 
