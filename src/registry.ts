@@ -3,6 +3,7 @@ import type { FamilyDescriptor } from './core/family-descriptor.js';
 import { pgLogitFamily } from './models/pg-logit/index.js';
 import { vbLinearArdFamily, vbLinearFamily } from './models/vb-linear/index.js';
 import { vbLogitArdFamily, vbLogitFamily, vbLogitOnlineFamily } from './models/vb-logit/index.js';
+import { viGaussHermiteFamily, viMonteCarloFamily, viPerFamily, viPerMeanFieldFamily } from './models/vi-per/index.js';
 
 /** Every model family, by id. Add a family here (one line) to make it reachable from the runtime and the CLI. */
 export const families: ReadonlyMap<string, FamilyDescriptor> = new Map<string, FamilyDescriptor>(
@@ -13,6 +14,10 @@ export const families: ReadonlyMap<string, FamilyDescriptor> = new Map<string, F
     vbLogitArdFamily,
     vbLogitOnlineFamily,
     pgLogitFamily,
+    viPerFamily,
+    viPerMeanFieldFamily,
+    viGaussHermiteFamily,
+    viMonteCarloFamily,
   ].map((family): [string, FamilyDescriptor] => [family.id, family]),
 );
 

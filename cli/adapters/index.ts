@@ -3,6 +3,7 @@ import type { FitAdapter } from '../fit-adapter.js';
 import { pgCaviAdapter, pgSviAdapter } from './pg-logit.js';
 import { vbLinearAdapter, vbLinearArdAdapter } from './vb-linear.js';
 import { vbLogitAdapter, vbLogitArdAdapter, vbLogitOnlineAdapter } from './vb-logit.js';
+import { viGaussHermiteAdapter, viMonteCarloAdapter, viPerAdapter, viPerMeanFieldAdapter } from './vi-per.js';
 
 /** The model ids `vbstream fit` knows. Add an adapter here (one line) to expose a family. */
 export const fitAdapters: ReadonlyMap<string, FitAdapter> = new Map(
@@ -14,6 +15,10 @@ export const fitAdapters: ReadonlyMap<string, FitAdapter> = new Map(
     vbLogitOnlineAdapter,
     pgCaviAdapter,
     pgSviAdapter,
+    viPerAdapter,
+    viPerMeanFieldAdapter,
+    viGaussHermiteAdapter,
+    viMonteCarloAdapter,
   ].map((adapter): [string, FitAdapter] => [adapter.id, adapter]),
 );
 

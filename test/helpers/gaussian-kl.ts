@@ -3,7 +3,7 @@ import { choleskySolve } from '../../src/linalg/cholesky-solve.js';
 import { logDetCholesky } from '../../src/linalg/log-det-cholesky.js';
 
 /** KL(N(m0, S0) ‖ N(m1, S1)) = ½[tr(S1⁻¹S0) + (m1 − m0)ᵀS1⁻¹(m1 − m0) − d + ln|S1| − ln|S0|] (the pgvb README's formula). */
-export function gaussianKl(m0: Float64Array, s0: Float64Array, m1: Float64Array, s1: Float64Array, d: number): number {
+export function gaussianKl(m0: ArrayLike<number>, s0: Float64Array, m1: ArrayLike<number>, s1: Float64Array, d: number): number {
   const l1 = new Float64Array(d * d);
   const l0 = new Float64Array(d * d);
   cholesky(s1, d, l1);
@@ -15,7 +15,7 @@ export function gaussianKl(m0: Float64Array, s0: Float64Array, m1: Float64Array,
     choleskySolve(l1, d, column, column);
     trace += column[j];
   }
-  const diff = m1.map((v, i) => v - m0[i]);
+  const diff = Float64Array.from(m1, (v, i) => v - m0[i]);
   const solved = new Float64Array(d);
   choleskySolve(l1, d, diff, solved);
   let quad = 0;

@@ -1,0 +1,31 @@
+import { ConfigError } from '../../core/config-error.js';
+import { optionChecks } from '../../core/option-checks.js';
+import type { BernoulliLogitMethod } from '../../likelihoods/bernoulli-logit.js';
+import type { CovarianceForm, ViPerSettings } from './state.js';
+import type { ViPerOptions } from './options.js';
+
+const KNOWN = ['prior', 'covariance', 'method', 'l', 'points', 'samples', 'seed', 'tol', 'maxIter', 'streaming', 'learningRate', 'stepsPerBatch', 'dataSize'];
+
+/** Validated settings from {@link ViPerOptions}, with the family's method and covariance as defaults; a bad value throws `ConfigError` naming it. */
+export function resolveViPerSettings(options: ViPerOptions, method: BernoulliLogitMethod, covariance: CovarianceForm): ViPerSettings {
+  for (const key of Object.keys(options)) if (!KNOWN.includes(key)) throw new ConfigError(`unknown option; known: ${KNOWN.join(', ')}`, { field: key });
+  const seed = options.seed ?? 1;
+  if (!Number.isSafeInteger(seed)) throw new ConfigError('must be a safe integer', { field: 'seed', value: seed });
+  const dataSize = optionChecks.nonNegative('dataSize', options.dataSize, 0);
+  const points = optionChecks.positiveInteger('points', options.points, 100);
+  if (points > 360) throw new ConfigError('must be at most 360', { field: 'points', value: points });
+  return {
+    covariance: optionChecks.oneOf('covariance', options.covariance, covariance, ['full', 'diagonal'] as const),
+    method: optionChecks.oneOf('method', options.method, method, ['viper', 'gauss-hermite', 'monte-carlo', 'jj'] as const),
+    l: optionChecks.positiveInteger('l', options.l, 12),
+    points,
+    samples: optionChecks.positiveInteger('samples', options.samples, 1000),
+    seed,
+    tol: optionChecks.positive('tol', options.tol, 1e-12),
+    maxIter: optionChecks.positiveInteger('maxIter', options.maxIter, 1000),
+    streaming: optionChecks.oneOf('streaming', options.streaming, 'sda', ['sda', 'svi'] as const),
+    learningRate: optionChecks.positive('learningRate', options.learningRate, 0.05),
+    stepsPerBatch: optionChecks.positiveInteger('stepsPerBatch', options.stepsPerBatch, 1),
+    dataSize,
+  };
+}
