@@ -7,3 +7,5 @@ export * as optim from './optim/index.js';
 export { families, getFamily } from './registry.js';
 export * from './models/vb-linear/index.js';
 export * from './models/vb-logit/index.js';
+export * from './models/direct/index.js';
+export { RandomFourierFeatures } from './features/random-fourier-features.js';
