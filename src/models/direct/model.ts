@@ -10,6 +10,7 @@ import { validateBatch } from '../../core/validate-batch.js';
 import { RandomFourierFeatures } from '../../features/random-fourier-features.js';
 import { Rng } from '../../rng/rng.js';
 import { decodeDirect, encodeDirect } from './codec.js';
+import { drawCodes } from './draw-codes.js';
 import { fitDirect } from './fit.js';
 import { buildDirectGrid, type DirectGridOptions } from './grid.js';
 import { DirectElbo } from './objective.js';
@@ -206,7 +207,7 @@ export class DirectModel implements OnlineModel {
   sampleCodes(rng: Rng): QuantizedWeights {
     this.posterior();
     const { b, mbar, support } = this.state.grid;
-    return this.objective.drawCodes(rng, new QuantizedWeights(b, support, mbar));
+    return drawCodes(this.objective.q, b, mbar, rng, new QuantizedWeights(b, support, mbar));
   }
 
   /** Draws w ~ q (the decoded {@link sampleCodes}). */

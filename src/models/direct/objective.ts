@@ -1,5 +1,3 @@
-import type { Rng } from '../../rng/rng.js';
-import type { QuantizedWeights } from './quantized-weights.js';
 import type { DirectGrid, DirectStatistics } from './state.js';
 import { softmaxRows } from './softmax-rows.js';
 
@@ -120,21 +118,5 @@ export class DirectElbo {
       for (let k = 0; k < K; k++) gradient[b * mbar + k] = noiseQ[k] * (gk[k] - avg);
     }
     return this.expectedLogLikelihood + klWeights + klNoise;
-  }
-
-  /** Draws w ~ q (at the last evaluation) as integer codes: one inverse-CDF draw per weight, O(b·m̄). */
-  drawCodes(rng: Rng, out: QuantizedWeights): QuantizedWeights {
-    const { b, mbar } = this.grid;
-    for (let j = 0; j < b; j++) {
-      const u = rng.nextDouble();
-      let cumulative = 0;
-      let code = mbar - 1;
-      for (let m = 0; m < mbar - 1; m++) {
-        cumulative += this.q[j * mbar + m];
-        if (u < cumulative) { code = m; break; }
-      }
-      out.setCode(j, code);
-    }
-    return out;
   }
 }
