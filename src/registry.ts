@@ -1,7 +1,7 @@
 import { ConfigError } from './core/config-error.js';
 import type { FamilyDescriptor } from './core/family-descriptor.js';
 import { vbLinearArdFamily, vbLinearFamily } from './models/vb-linear/index.js';
-import { directFamily } from './models/direct/index.js';
+import { directFamily, directLogitFamily } from './models/direct/index.js';
 import { vbLogitArdFamily, vbLogitFamily, vbLogitOnlineFamily } from './models/vb-logit/index.js';
 
 /** Every model family, by id. Add a family here (one line) to make it reachable from the runtime and the CLI. */
@@ -13,6 +13,7 @@ export const families: ReadonlyMap<string, FamilyDescriptor> = new Map<string, F
     vbLogitArdFamily,
     vbLogitOnlineFamily,
     directFamily,
+    directLogitFamily,
   ].map((family): [string, FamilyDescriptor] => [family.id, family]),
 );
 

@@ -1,5 +1,6 @@
 import { ConfigError } from '../../src/core/config-error.js';
 import type { FitAdapter } from '../fit-adapter.js';
+import { directLogitAdapter } from './direct-logit.js';
 import { directAdapter } from './direct.js';
 import { vbLinearAdapter, vbLinearArdAdapter } from './vb-linear.js';
 import { vbLogitAdapter, vbLogitArdAdapter, vbLogitOnlineAdapter } from './vb-logit.js';
@@ -13,6 +14,7 @@ export const fitAdapters: ReadonlyMap<string, FitAdapter> = new Map(
     vbLogitArdAdapter,
     vbLogitOnlineAdapter,
     directAdapter,
+    directLogitAdapter,
   ].map((adapter): [string, FitAdapter] => [adapter.id, adapter]),
 );
 

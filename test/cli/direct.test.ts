@@ -81,3 +81,35 @@ describe('vbstream fit --model direct', () => {
     expect(nan.stderr).toMatch(/row 2/);
   });
 });
+
+describe('vbstream fit --model direct-logit', () => {
+  const c = readReferenceJson('direct', 'logistic_cases.json').cases[0];
+
+  it('reaches the reference maximiser of the Theorem-2 bound and predicts p(y = 1) by the probit approximation', () => {
+    const train = csv(join(work, 'l1.csv'), c.Phi, c.y);
+    const out = join(work, 'l1.json');
+    const pred = join(work, 'l1-pred.json');
+    const options = JSON.stringify({ support: c.Wbar, priorProbs: c.prior_P, epochs: 3000, learningRate: 0.02 });
+    const run = vbstream('fit', '--model', 'direct-logit', '--input', train, '--out', out, '--predict', train, '--predictions', pred, '--options', options);
+    expect(run.stderr).toBe('');
+    const posterior = JSON.parse(readFileSync(out, 'utf8'));
+    expect(posterior.family).toBe('direct-logit');
+    expect(posterior.extras.elboBound).toBeGreaterThan(c.q_cases.argmax_theorem2_elbo_standard.standard.elbo_theorem2 - 0.05);
+    const prob: number[] = JSON.parse(readFileSync(pred, 'utf8')).prob;
+    expect(prob).toHaveLength(c.n);
+    c.Phi.forEach((phi: number[], i: number) => {
+      const mu = phi.reduce((s, v, j) => s + v * posterior.mean[j], 0);
+      const v = phi.reduce((s, f, j) => s + f * f * posterior.extras.variance[j], 0);
+      expectClose(prob[i], 1 / (1 + Math.exp(-mu / Math.sqrt(1 + (Math.PI * v) / 8))), { abs: 1e-12 }, 'prob');
+    });
+    const accuracy = prob.filter((p, i) => (p > 0.5 ? 1 : 0) === c.y[i]).length / c.n;
+    expect(accuracy).toBeGreaterThanOrEqual(0.7);
+  });
+
+  it('a label outside 0/1 names its file row', () => {
+    writeFileSync(join(work, 'bad-label.csv'), 'a,b,y\n1,2,1\n1,3,0\n1,2,2\n');
+    const run = vbstream('fit', '--model', 'direct-logit', '--input', join(work, 'bad-label.csv'), '--out', join(work, 'never.json'));
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toMatch(/row 3/);
+  });
+});

@@ -53,9 +53,10 @@ export class DirectLogisticBound {
 
   /**
    * The ELBO bound at `logits` (b×m̄) for n rows of features `phi` (row-major n×b) with signed labels
-   * `signs` (±1), the likelihood scaled by `scale`; writes ∂/∂logits into `gradient` when given.
+   * `signs` (±1) and optional record weights, the likelihood scaled by `scale`; writes ∂/∂logits
+   * into `gradient` when given.
    */
-  evaluate(logits: Float64Array, phi: Float64Array, signs: Float64Array, n: number, scale: number, gradient?: Float64Array): number {
+  evaluate(logits: Float64Array, phi: Float64Array, signs: Float64Array, n: number, scale: number, gradient?: Float64Array, weights?: Float64Array): number {
     const { b, mbar, support, logPrior } = this.grid;
     const { q, logQ, gq } = this;
     softmaxRows(logits, 0, b, mbar, q, logQ);
@@ -65,7 +66,7 @@ export class DirectLogisticBound {
     for (let i = 0; i < n; i++) {
       const c = signs[i];
       const logTerm = this.logTerm(phi, i * b, c);
-      const term = Math.exp(logTerm);
+      const term = (weights === undefined ? 1 : weights[i]) * Math.exp(logTerm);
       likelihood -= term;
       termSum += term;
       if (gradient === undefined) continue;

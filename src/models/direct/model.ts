@@ -7,10 +7,11 @@ import { optionChecks } from '../../core/option-checks.js';
 import { GaussianPredictive } from '../../core/predictive/gaussian-predictive.js';
 import { ShapeError } from '../../core/shape-error.js';
 import { validateBatch } from '../../core/validate-batch.js';
-import { RandomFourierFeatures } from '../../features/random-fourier-features.js';
-import { Rng } from '../../rng/rng.js';
+import type { RandomFourierFeatures } from '../../features/random-fourier-features.js';
+import type { Rng } from '../../rng/rng.js';
 import { decodeDirect, encodeDirect } from './codec.js';
 import { drawCodes } from './draw-codes.js';
+import { rffFromOptions, type RffOptions } from './feature-options.js';
 import { fitDirect } from './fit.js';
 import { buildDirectGrid, type DirectGridOptions } from './grid.js';
 import { DirectElbo } from './objective.js';
@@ -19,15 +20,6 @@ import { directPredictiveMoments, type DirectPredictiveMoments } from './predict
 import { QuantizedWeights } from './quantized-weights.js';
 import type { DirectGrid, DirectState } from './state.js';
 import { accumulateDirect } from './update.js';
-
-/** A random Fourier feature map as an option: `count` frequencies give b = 2·count features. */
-export interface RffOptions {
-  readonly type: 'rff';
-  readonly count: number;
-  /** One lengthscale, or one per input (ARD). */
-  readonly lengthscale: number | readonly number[];
-  readonly seed?: number;
-}
 
 /** Options of `direct`. */
 export interface DirectOptions extends DirectGridOptions {
@@ -45,17 +37,6 @@ export interface DirectOptions extends DirectGridOptions {
 
 /** Rows mapped through the feature map per chunk (bounds the scratch buffer). */
 const CHUNK_ROWS = 64;
-
-function featureMap(dim: number, options: RffOptions | undefined): RandomFourierFeatures | undefined {
-  if (options === undefined) return undefined;
-  if (typeof options !== 'object' || options === null || options.type !== 'rff') throw new ConfigError('only {"type":"rff", …} feature maps are supported', { field: 'features.type', value: (options as { type?: unknown } | null)?.type });
-  const count = optionChecks.positiveInteger('features.count', options.count, 0);
-  const seed = optionChecks.finite('features.seed', options.seed, 1);
-  if (!Number.isSafeInteger(seed)) throw new ConfigError('must be an integer', { field: 'features.seed', value: seed });
-  const ls = options.lengthscale;
-  if (!(typeof ls === 'number' || Array.isArray(ls))) throw new ConfigError('must be a number or an array of numbers', { field: 'features.lengthscale', value: ls });
-  return RandomFourierFeatures.sample(dim, count, ls, Rng.fromSeed(seed));
-}
 
 /**
  * DIRECT generalized linear regression (Evans & Nair, §3.1): discrete priors on the weights and the
@@ -81,7 +62,7 @@ export class DirectModel implements OnlineModel {
   /** A model with no data whose records carry `dim` values (Φ, or raw inputs when `features` is set). */
   static create(dim: number, options: DirectOptions = {}): DirectModel {
     const d = optionChecks.dimension(dim);
-    const features = featureMap(d, options.features);
+    const features = rffFromOptions(d, options.features);
     const b = features === undefined ? d : features.outputDim;
     const grid = buildDirectGrid(b, options, true);
     const seed = optionChecks.nonNegative('seed', options.seed, 1);
