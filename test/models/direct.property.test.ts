@@ -6,7 +6,7 @@ import { encodeSnapshot } from '../../src/core/encode-snapshot.js';
 import { InputError } from '../../src/core/input-error.js';
 import { ShapeError } from '../../src/core/shape-error.js';
 import { SnapshotError } from '../../src/core/snapshot-error.js';
-import { DirectElbo, directFamily, DirectModel } from '../../src/models/direct/index.js';
+import { DirectElbo, directFamily, DirectModel, QuantizedWeights } from '../../src/models/direct/index.js';
 import { vbLinearFamily } from '../../src/models/vb-linear/index.js';
 import { getFamily } from '../../src/registry.js';
 import { Rng } from '../../src/rng/rng.js';
@@ -202,5 +202,22 @@ describe('direct streaming properties', () => {
       const p = model.posterior();
       for (const v of [...p.probs, ...p.noiseProbs, ...p.mean, p.elbo]) expect(Number.isNaN(v)).toBe(false);
     }), { numRuns: 100 });
+  });
+});
+
+describe('QuantizedWeights', () => {
+  it('packs 4-bit codes two per byte (odd counts too) and falls back to bytes above 16 atoms', () => {
+    fc.assert(fc.property(fc.integer({ min: 2, max: 40 }), fc.array(fc.nat(), { minLength: 1, maxLength: 9 }), (mbar, raw) => {
+      const b = raw.length;
+      const support = Float64Array.from({ length: b * mbar }, (_, k) => k);
+      const codes = raw.map((v) => v % mbar);
+      const packed = new QuantizedWeights(b, support, mbar);
+      codes.forEach((c, j) => packed.setCode(j, c));
+      codes.forEach((c, j) => packed.setCode(j, c));
+      expect(packed.bits).toBe(mbar <= 16 ? 4 : 8);
+      expect(packed.codes.length).toBe(mbar <= 16 ? Math.ceil(b / 2) : b);
+      expect(codes.map((_, j) => packed.code(j))).toEqual(codes);
+      expect(Array.from(packed.decode())).toEqual(codes.map((c, j) => j * mbar + c));
+    }), { numRuns: 200 });
   });
 });
