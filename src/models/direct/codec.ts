@@ -32,7 +32,7 @@ function integer(value: unknown, field: string): number {
 }
 
 /** Rebuilds the state from {@link encodeDirect}'s snapshot, refusing foreign or malformed ones. */
-export function decodeDirect(family: string, snapshot: ModelSnapshot, logitCount: (b: number, mbar: number, K: number, components: number) => number): DirectState {
+export function decodeDirect(family: string, snapshot: ModelSnapshot): DirectState {
   const h = snapshot.header as { b?: unknown; mbar?: unknown; K?: unknown; stale?: unknown; settings?: { [k: string]: unknown }; rffCount?: unknown };
   const b = integer(h.b, 'b');
   const mbar = integer(h.mbar, 'mbar');
@@ -40,14 +40,14 @@ export function decodeDirect(family: string, snapshot: ModelSnapshot, logitCount
   const s = h.settings ?? {};
   const settings = {
     restarts: integer(s.restarts, 'settings.restarts'), seed: integer(s.seed, 'settings.seed'), maxIter: integer(s.maxIter, 'settings.maxIter'),
-    refitEvery: integer(s.refitEvery, 'settings.refitEvery'), components: integer(s.components, 'settings.components'),
+    refitEvery: integer(s.refitEvery, 'settings.refitEvery'),
   };
   if (typeof h.stale !== 'boolean') throw new SnapshotError('snapshot header is malformed', { field: 'stale', value: h.stale });
   const rffCount = h.rffCount === null ? undefined : integer(h.rffCount, 'rffCount');
   const d = snapshot.dim;
   const lengths: { [name: string]: number } = {
     support: b * mbar, logPrior: b * mbar, noiseSupport: K, logNoisePrior: K, gram: b * b, phiTy: b, scalars: 4,
-    logits: logitCount(b, mbar, K, settings.components),
+    logits: b * mbar + K,
   };
   if (rffCount !== undefined) {
     if (2 * rffCount !== b) throw new SnapshotError(`feature map gives ${2 * rffCount} features, the grid has ${b}`, { field: 'rffCount', value: rffCount });

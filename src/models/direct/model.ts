@@ -72,7 +72,6 @@ export class DirectModel implements OnlineModel {
       seed,
       maxIter: optionChecks.positiveInteger('maxIter', options.maxIter, 1000),
       refitEvery: options.refitEvery === undefined || options.refitEvery === 0 ? 0 : optionChecks.positiveInteger('refitEvery', options.refitEvery, 0),
-      components: 1,
     };
     return new DirectModel({
       dim: d, grid, features, settings,
@@ -83,7 +82,7 @@ export class DirectModel implements OnlineModel {
 
   /** Rebuilds a model from its snapshot. */
   static restore(snapshot: ModelSnapshot): DirectModel {
-    return new DirectModel(decodeDirect('direct', snapshot, (b, mbar, K) => b * mbar + K));
+    return new DirectModel(decodeDirect('direct', snapshot));
   }
 
   /** Logits with q equal to the prior (the authors' initialisation). */

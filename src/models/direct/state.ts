@@ -40,8 +40,6 @@ export interface DirectSettings {
   readonly maxIter: number;
   /** Re-fit after this many records (0: only when the posterior is needed). */
   readonly refitEvery: number;
-  /** Mixture components r (1 = mean field, Theorem 1 exact; r > 1 uses the Theorem 3 bound). */
-  readonly components: number;
 }
 
 /** Everything a `direct` model is: grid, statistics, variational parameters and settings. */
@@ -52,7 +50,7 @@ export interface DirectState {
   readonly features: RandomFourierFeatures | undefined;
   readonly stats: DirectStatistics;
   readonly settings: DirectSettings;
-  /** Variational parameters (layout: see `DirectElbo` / `DirectMixtureElbo`). */
+  /** Variational parameters: b·m̄ weight logits then K noise logits (see `DirectElbo`). */
   readonly logits: Float64Array;
   /** True when the statistics changed since `logits` were fitted. */
   stale: boolean;
