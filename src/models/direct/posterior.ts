@@ -2,7 +2,7 @@
 export interface DirectPosterior {
   /** Softmax logits: b·m̄ weight logits (row-major), then K noise logits. */
   readonly logits: Float64Array;
-  /** The ELBO of Theorem 1 with every constant (≤ log p(y)); the Theorem 3 bound with `components` > 1. */
+  /** The ELBO of Theorem 1 with every constant (≤ log p(y)). */
   readonly elbo: number;
   /** Marginal q(w_j = w̄_jm), b×m̄ row-major. */
   readonly probs: Float64Array;
