@@ -15,3 +15,5 @@ export { BernoulliLogitViper } from './likelihoods/bernoulli-logit-viper.js';
 export { BernoulliLogitGaussHermite } from './likelihoods/bernoulli-logit-gauss-hermite.js';
 export { BernoulliLogitMonteCarlo } from './likelihoods/bernoulli-logit-monte-carlo.js';
 export * from './models/vi-per/index.js';
+export * from './models/direct/index.js';
+export { RandomFourierFeatures } from './features/random-fourier-features.js';

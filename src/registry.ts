@@ -2,6 +2,7 @@ import { ConfigError } from './core/config-error.js';
 import type { FamilyDescriptor } from './core/family-descriptor.js';
 import { pgLogitFamily } from './models/pg-logit/index.js';
 import { vbLinearArdFamily, vbLinearFamily } from './models/vb-linear/index.js';
+import { directFamily, directLogitFamily } from './models/direct/index.js';
 import { vbLogitArdFamily, vbLogitFamily, vbLogitOnlineFamily } from './models/vb-logit/index.js';
 import { viGaussHermiteFamily, viMonteCarloFamily, viPerFamily, viPerMeanFieldFamily } from './models/vi-per/index.js';
 
@@ -18,6 +19,8 @@ export const families: ReadonlyMap<string, FamilyDescriptor> = new Map<string, F
     viPerMeanFieldFamily,
     viGaussHermiteFamily,
     viMonteCarloFamily,
+    directFamily,
+    directLogitFamily,
   ].map((family): [string, FamilyDescriptor] => [family.id, family]),
 );
 

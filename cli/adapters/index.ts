@@ -1,6 +1,8 @@
 import { ConfigError } from '../../src/core/config-error.js';
 import type { FitAdapter } from '../fit-adapter.js';
 import { pgCaviAdapter, pgSviAdapter } from './pg-logit.js';
+import { directLogitAdapter } from './direct-logit.js';
+import { directAdapter } from './direct.js';
 import { vbLinearAdapter, vbLinearArdAdapter } from './vb-linear.js';
 import { vbLogitAdapter, vbLogitArdAdapter, vbLogitOnlineAdapter } from './vb-logit.js';
 import { viGaussHermiteAdapter, viMonteCarloAdapter, viPerAdapter, viPerMeanFieldAdapter } from './vi-per.js';
@@ -19,6 +21,8 @@ export const fitAdapters: ReadonlyMap<string, FitAdapter> = new Map(
     viPerMeanFieldAdapter,
     viGaussHermiteAdapter,
     viMonteCarloAdapter,
+    directAdapter,
+    directLogitAdapter,
   ].map((adapter): [string, FitAdapter] => [adapter.id, adapter]),
 );
 

@@ -1,0 +1,50 @@
+import { DirectModel, type DirectOptions } from '../../src/models/direct/model.js';
+import { DIRECT_SNAPSHOT_VERSION } from '../../src/models/direct/codec.js';
+import type { FitAdapter } from '../fit-adapter.js';
+import { jsonMatrix } from '../json-matrix.js';
+
+/**
+ * `vbstream fit --model direct`: accumulates every row, fits q (L-BFGS, multi-start with `restarts`)
+ * and writes the posterior. `cov` is the b×b covariance of w under q, which is diagonal because q
+ * factorises over the weights (`extras.variance` is that diagonal).
+ */
+export const directAdapter: FitAdapter = {
+  id: 'direct',
+  task: 'regression',
+  optionKeys: ['supportSize', 'sigmaW', 'support', 'priorProbs', 'noiseSupport', 'noisePriorProbs', 'restarts', 'seed', 'maxIter', 'features'],
+  fit(data, options) {
+    const model = DirectModel.create(data.d, options as DirectOptions);
+    model.update({ x: data.x, y: data.y, n: data.n, d: data.d });
+    const p = model.posterior();
+    const { b, mbar, support, noiseSupport } = model.grid;
+    const cov = new Float64Array(b * b);
+    for (let j = 0; j < b; j++) cov[j * b + j] = p.variance[j];
+    const map = model.featureMap;
+    return {
+      posterior: {
+        family: 'direct', version: DIRECT_SNAPSHOT_VERSION, dim: b,
+        mean: Array.from(p.mean),
+        cov: jsonMatrix(cov, b),
+        extras: {
+          elbo: p.elbo, probs: jsonMatrix(p.probs, b, mbar), support: jsonMatrix(support, b, mbar),
+          noiseProbs: Array.from(p.noiseProbs), noiseSupport: Array.from(noiseSupport), sparsity: p.sparsity,
+          variance: Array.from(p.variance), expectedNoise: p.expectedNoise,
+          iterations: p.iterations, converged: p.converged, startElbos: p.startElbos,
+          ...(map === undefined ? {} : { features: { type: 'rff', count: map.count, omega: jsonMatrix(map.omega, map.inputDim, map.count), lengthscales: Array.from(map.lengthscales) } }),
+        },
+      },
+      predict(x, n) {
+        const mean: number[] = [];
+        const variance: number[] = [];
+        const varianceF: number[] = [];
+        for (let r = 0; r < n; r++) {
+          const m = model.moments(x, r * data.d);
+          mean.push(m.mean);
+          variance.push(m.variance);
+          varianceF.push(m.varianceF);
+        }
+        return { mean, variance, varianceF };
+      },
+    };
+  },
+};

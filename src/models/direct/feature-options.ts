@@ -1,0 +1,25 @@
+import { ConfigError } from '../../core/config-error.js';
+import { optionChecks } from '../../core/option-checks.js';
+import { RandomFourierFeatures } from '../../features/random-fourier-features.js';
+import { Rng } from '../../rng/rng.js';
+
+/** A random Fourier feature map as an option: `count` frequencies give b = 2·count features. */
+export interface RffOptions {
+  readonly type: 'rff';
+  readonly count: number;
+  /** One lengthscale, or one per input (ARD). */
+  readonly lengthscale: number | readonly number[];
+  readonly seed?: number;
+}
+
+/** The feature map an options object asks for (`undefined`: records are Φ as given), for inputs of dimension `dim`. */
+export function rffFromOptions(dim: number, options: RffOptions | undefined): RandomFourierFeatures | undefined {
+  if (options === undefined) return undefined;
+  if (typeof options !== 'object' || options === null || options.type !== 'rff') throw new ConfigError('only {"type":"rff", …} feature maps are supported', { field: 'features.type', value: (options as { type?: unknown } | null)?.type });
+  const count = optionChecks.positiveInteger('features.count', options.count, 0);
+  const seed = optionChecks.finite('features.seed', options.seed, 1);
+  if (!Number.isSafeInteger(seed)) throw new ConfigError('must be an integer', { field: 'features.seed', value: seed });
+  const ls = options.lengthscale;
+  if (!(typeof ls === 'number' || Array.isArray(ls))) throw new ConfigError('must be a number or an array of numbers', { field: 'features.lengthscale', value: ls });
+  return RandomFourierFeatures.sample(dim, count, ls, Rng.fromSeed(seed));
+}

@@ -1,0 +1,59 @@
+import type { RandomFourierFeatures } from '../../features/random-fourier-features.js';
+
+/**
+ * The discrete relaxation (Evans & Nair §3): weight j takes one of the m̄ values
+ * `support[j·m̄ .. j·m̄+m̄)` (ascending) with prior log-probabilities `logPrior` (same layout), and the
+ * noise variance σ² takes one of the K values `noiseSupport` with prior `logNoisePrior`.
+ */
+export interface DirectGrid {
+  /** Number of weights (basis functions) b. */
+  readonly b: number;
+  /** Atoms per weight m̄. */
+  readonly mbar: number;
+  /** Noise-variance atoms K (0 for the logistic model). */
+  readonly K: number;
+  readonly support: Float64Array;
+  readonly logPrior: Float64Array;
+  readonly noiseSupport: Float64Array;
+  readonly logNoisePrior: Float64Array;
+}
+
+/**
+ * Sufficient statistics of y = Φw + ε (Theorem 1 needs nothing else): ΦᵀΦ (b×b, both triangles),
+ * Φᵀy, yᵀy and the weighted count n, all record-weighted; `records` counts rows absorbed.
+ */
+export interface DirectStatistics {
+  readonly b: number;
+  readonly gram: Float64Array;
+  readonly phiTy: Float64Array;
+  yty: number;
+  n: number;
+  records: number;
+}
+
+/** Fit settings of the DIRECT families. */
+export interface DirectSettings {
+  /** Starts of the L-BFGS fit (the warm start plus restarts − 1 seeded random starts). */
+  readonly restarts: number;
+  readonly seed: number;
+  /** L-BFGS iteration cap per start (paper: 1000). */
+  readonly maxIter: number;
+  /** Re-fit after this many records (0: only when the posterior is needed). */
+  readonly refitEvery: number;
+}
+
+/** Everything a `direct` model is: grid, statistics, variational parameters and settings. */
+export interface DirectState {
+  /** Input width of a record: b, or the raw input dimension when a feature map is set. */
+  readonly dim: number;
+  readonly grid: DirectGrid;
+  readonly features: RandomFourierFeatures | undefined;
+  readonly stats: DirectStatistics;
+  readonly settings: DirectSettings;
+  /** Variational parameters: b·m̄ weight logits then K noise logits (see `DirectElbo`). */
+  readonly logits: Float64Array;
+  /** True when the statistics changed since `logits` were fitted. */
+  stale: boolean;
+  /** Records absorbed since the last fit. */
+  sinceFit: number;
+}
