@@ -1,4 +1,4 @@
-import { concatMap, defer, from, of, type Observable, type OperatorFunction } from 'rxjs';
+import { concatMap, defer, from, map, of, type Observable, type OperatorFunction } from 'rxjs';
 import type { OnlineModel } from '../src/core/online-model.js';
 import { ShapeError } from '../src/core/shape-error.js';
 import type { BackpressureValve } from './backpressure-valve.js';
@@ -37,10 +37,12 @@ export function learn(model: OnlineModel | Learner, options: LearnOptions = {}):
   return (source) => defer(() => {
     const positions: { [source: string]: number } = {};
     return source.pipe(
-      concatMap((item): Observable<UpdateEvent> => {
+      map((item) => {
         const offered = Array.isArray(item) ? (item as readonly LabelledRecord[]) : [item as LabelledRecord];
-        const arrived = performance.now();
         valve?.enter(offered.length);
+        return { offered, arrived: performance.now() };
+      }),
+      concatMap(({ offered, arrived }): Observable<UpdateEvent> => {
         const good: LabelledRecord[] = [];
         let rejected = 0;
         for (const record of offered) {
