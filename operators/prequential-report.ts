@@ -21,7 +21,7 @@ export interface PrequentialReport {
   readonly logLoss: number;
   /** Mean (p − y)² for binary labels (y in {0, 1}), else NaN. */
   readonly brier: number;
-  /** Mean (E[y] − y)² for real labels, else NaN. */
+  /** Mean (E[y] − y)² for real labels (over records with a defined predictive mean), else NaN. */
   readonly squaredError: number;
   /** Reliability diagram for binary labels (empty otherwise). */
   readonly calibration: readonly CalibrationBin[];

@@ -8,7 +8,8 @@ import type { UpdateEvent } from './update-event.js';
  * Prequential (test-then-train) evaluation of `learn(model, { evaluate: true })`'s events: each
  * record was scored against the model before it learned it, and this emits, per event, the running
  * log-loss, the Brier score and a `bins`-bin calibration histogram (binary labels) or the squared
- * error (real labels). An event without scores errors the stream with a `ConfigError`.
+ * error (real labels; records whose predictive mean is undefined, as under a vague prior, are
+ * left out of it). An event without scores errors the stream with a `ConfigError`.
  */
 export function prequential(options: { readonly bins?: number } = {}): OperatorFunction<UpdateEvent, PrequentialReport> {
   const bins = optionChecks.positiveInteger('bins', options.bins, 10);
@@ -18,6 +19,7 @@ export function prequential(options: { readonly bins?: number } = {}): OperatorF
     let brier = 0;
     let squaredError = 0;
     let binary = 0;
+    let real = 0;
     const count = new Float64Array(bins);
     const predicted = new Float64Array(bins);
     const observed = new Float64Array(bins);
@@ -42,7 +44,8 @@ export function prequential(options: { readonly bins?: number } = {}): OperatorF
             count[bin]++;
             predicted[bin] += mean;
             observed[bin] += y;
-          } else {
+          } else if (Number.isFinite(mean)) {
+            real++;
             squaredError += (mean - record.y) ** 2;
           }
         });
@@ -54,7 +57,7 @@ export function prequential(options: { readonly bins?: number } = {}): OperatorF
         subscriber.next({
           records, recordsSeen: event.recordsSeen, logLoss: records === 0 ? Number.NaN : logLoss / records,
           brier: binary === 0 ? Number.NaN : brier / binary,
-          squaredError: records - binary === 0 ? Number.NaN : squaredError / (records - binary),
+          squaredError: real === 0 ? Number.NaN : squaredError / real,
           calibration,
         });
       },
