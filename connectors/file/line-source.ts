@@ -31,7 +31,9 @@ export class LineSource implements Pausable {
       if (!this.stopped) subscriber.next({ text, line: ++line });
     });
     reader.on('close', () => subscriber.complete());
-    input.on('error', (error) => subscriber.error(new InputError(`cannot read: ${error.message}`, { source: this.name }, { cause: error })));
+    const fail = (error: Error): void => subscriber.error(new InputError(`cannot read: ${error.message}`, { source: this.name }, { cause: error }));
+    input.on('error', fail);
+    reader.on('error', fail);
     if (this.paused) reader.pause();
     if (this.stopped) reader.close();
     return () => {

@@ -26,10 +26,10 @@ export interface JsonlSourceOptions {
 export async function openJsonlSource(options: JsonlSourceOptions): Promise<LineRecordSource> {
   const { path, schema } = options;
   const name = path ?? 'stdin';
+  if (path === undefined && schema.features === undefined) throw new ConfigError('reading JSON lines from stdin needs schema.features', { field: 'schema.features' });
   let features = schema.features;
-  if (features === undefined) {
-    if (path === undefined) throw new ConfigError('reading JSON lines from stdin needs schema.features', { field: 'schema.features' });
-    const first = await readFirstLine(path);
+  const first = path === undefined ? undefined : await readFirstLine(path);
+  if (path !== undefined && features === undefined) {
     if (first === undefined) throw new InputError('file is empty', { source: path });
     let object: unknown;
     try {
@@ -40,6 +40,7 @@ export async function openJsonlSource(options: JsonlSourceOptions): Promise<Line
     if (typeof object !== 'object' || object === null || Array.isArray(object)) throw new InputError('first line is not a JSON object', { source: path, row: 1 });
     features = Object.keys(object).filter((k) => k !== schema.label && k !== schema.weight);
   }
+  if (features === undefined) throw new ConfigError('schema.features is required', { field: 'schema.features' });
   if (features.length === 0) throw new InputError('no feature fields besides the label', { source: name, field: 'features' });
   const wanted = features;
   const parser = {
