@@ -34,14 +34,10 @@ function defaultFeatures(columns: readonly string[], schema: RecordSchema): stri
 export async function openCsvSource(options: CsvSourceOptions): Promise<LineRecordSource> {
   const { path, schema } = options;
   const name = path ?? 'stdin';
-  if (path === undefined && schema.features === undefined) throw new ConfigError('reading CSV from stdin needs schema.features', { field: 'schema.features' });
-  let features = schema.features;
-  if (path !== undefined) {
-    const header = await readFirstLine(path);
-    if (header === undefined) throw new InputError('file is empty (no header line)', { source: path });
-    features ??= defaultFeatures(splitCsvLine(header, path, 1), schema);
-  }
-  if (features === undefined) throw new ConfigError('schema.features is required', { field: 'schema.features' });
+  const header = path === undefined ? undefined : await readFirstLine(path);
+  if (path !== undefined && header === undefined) throw new InputError('file is empty (no header line)', { source: path });
+  const features = schema.features ?? (header === undefined ? undefined : defaultFeatures(splitCsvLine(header, name, 1), schema));
+  if (features === undefined) throw new ConfigError('reading CSV from stdin needs schema.features', { field: 'schema.features' });
   if (features.length === 0) throw new InputError('no feature columns besides the label', { source: name, field: 'header' });
   const wanted = features;
   let width = 0;

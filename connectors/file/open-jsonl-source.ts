@@ -17,6 +17,17 @@ export interface JsonlSourceOptions {
   readonly stdin?: () => Readable;
 }
 
+function keysOf(line: string, source: string, schema: RecordSchema): string[] {
+  let object: unknown;
+  try {
+    object = JSON.parse(line);
+  } catch (cause) {
+    throw new InputError('first line is not valid JSON', { source, row: 1 }, { cause });
+  }
+  if (typeof object !== 'object' || object === null || Array.isArray(object)) throw new InputError('first line is not a JSON object', { source, row: 1 });
+  return Object.keys(object).filter((k) => k !== schema.label && k !== schema.weight);
+}
+
 /**
  * JSON Lines (one object per line) from a file or stdin as a {@link RecordSource}. The features
  * are `schema.features`, or for a file the first object's keys but the label and weight. Every
@@ -26,21 +37,10 @@ export interface JsonlSourceOptions {
 export async function openJsonlSource(options: JsonlSourceOptions): Promise<LineRecordSource> {
   const { path, schema } = options;
   const name = path ?? 'stdin';
-  if (path === undefined && schema.features === undefined) throw new ConfigError('reading JSON lines from stdin needs schema.features', { field: 'schema.features' });
-  let features = schema.features;
   const first = path === undefined ? undefined : await readFirstLine(path);
-  if (path !== undefined && features === undefined) {
-    if (first === undefined) throw new InputError('file is empty', { source: path });
-    let object: unknown;
-    try {
-      object = JSON.parse(first);
-    } catch (cause) {
-      throw new InputError('first line is not valid JSON', { source: path, row: 1 }, { cause });
-    }
-    if (typeof object !== 'object' || object === null || Array.isArray(object)) throw new InputError('first line is not a JSON object', { source: path, row: 1 });
-    features = Object.keys(object).filter((k) => k !== schema.label && k !== schema.weight);
-  }
-  if (features === undefined) throw new ConfigError('schema.features is required', { field: 'schema.features' });
+  if (path !== undefined && first === undefined) throw new InputError('file is empty', { source: path });
+  const features = schema.features ?? (first === undefined ? undefined : keysOf(first, name, schema));
+  if (features === undefined) throw new ConfigError('reading JSON lines from stdin needs schema.features', { field: 'schema.features' });
   if (features.length === 0) throw new InputError('no feature fields besides the label', { source: name, field: 'features' });
   const wanted = features;
   const parser = {
