@@ -17,6 +17,7 @@ import type { PrequentialReport } from '../operators/prequential-report.js';
 import { snapshots } from '../operators/snapshots.js';
 import { WorkerLearner } from '../operators/worker/worker-learner.js';
 import type { JsonValue } from '../src/core/model-snapshot.js';
+import { SnapshotError } from '../src/core/snapshot-error.js';
 import { getFamily } from '../src/registry.js';
 import { openPipelineSource } from './open-pipeline-source.js';
 import type { PipelineConfig } from './pipeline-config.js';
@@ -58,7 +59,7 @@ export async function runPipeline(config: PipelineConfig, io: { out: Writable; e
   const { source, description } = await openPipelineSource(config, restored?.event.positions ?? {}, badRecords);
   const dim = source.features.length;
   if (restored !== undefined && restored.model.dim !== dim) {
-    throw new Error(`the snapshot ${restored.path} has ${restored.model.dim} features but the source has ${dim}`);
+    throw new SnapshotError(`snapshot has ${restored.model.dim} features but the source has ${dim}`, { source: restored.path, field: 'dim', value: restored.model.dim });
   }
   const options = config.model.options as { [key: string]: JsonValue } | undefined;
   let learner: Learner;
