@@ -7,7 +7,7 @@ const USAGE = `vbstream — online Bayesian learning over data streams
 
 commands:
   fit    fit a model on a CSV file, write the posterior (and predictions) as JSON
-  run    run the embedded default pipeline (a synthetic stream through an online model)
+  run    run a streaming pipeline from a config file, or the embedded default (npm start)
 
 ${FIT_USAGE}
 ${RUN_USAGE}`;

@@ -3,7 +3,7 @@ import { readLabelledCsv } from '../../connectors/file/read-labelled-csv.js';
 import { ConfigError } from '../../src/core/config-error.js';
 import { VbstreamError } from '../../src/core/vbstream-error.js';
 import { getFitAdapter } from '../adapters/index.js';
-import { writeFileAtomic } from '../write-file-atomic.js';
+import { writeFileAtomic } from '../../connectors/file/write-file-atomic.js';
 
 export const FIT_USAGE = `usage: vbstream fit --model <id> --input <train.csv> --out <posterior.json>
                     [--predict <test.csv> --predictions <pred.json>]

@@ -1,83 +1,78 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../../src/core/config-error.js';
-import { VbLogitOnlineModel } from '../../src/models/vb-logit/online-model.js';
-import { Rng } from '../../src/rng/rng.js';
+import { DEFAULT_PIPELINE } from '../default-pipeline.js';
+import { parsePipelineConfig, type PipelineConfig } from '../pipeline-config.js';
+import { runPipeline } from '../run-pipeline.js';
 
-export const RUN_USAGE = 'usage: vbstream run [--records N] [--dim D] [--seed S] [--every K]';
+export const RUN_USAGE = 'usage: vbstream run [--config pipeline.json] [--resume]';
+
+async function loadConfig(path: string | undefined): Promise<PipelineConfig> {
+  if (path === undefined) return parsePipelineConfig(DEFAULT_PIPELINE, 'embedded default');
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (cause) {
+    throw new ConfigError(`cannot read the pipeline configuration: ${(cause as Error).message}`, { source: path }, { cause });
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (cause) {
+    throw new ConfigError(`pipeline configuration is not valid JSON: ${(cause as Error).message}`, { source: path }, { cause });
+  }
+  return relativeTo(dirname(resolve(path)), parsePipelineConfig(value, path));
+}
+
+/** Paths in a config file are relative to the file's directory (as in tsconfig.json). */
+function relativeTo(base: string, config: PipelineConfig): PipelineConfig {
+  const at = (path: string) => resolve(base, path);
+  const { source, snapshots, sinks } = config;
+  return {
+    ...config,
+    source: source.type === 'csv' || source.type === 'jsonl' ? { ...source, path: at(source.path) } : source,
+    snapshots: { ...snapshots, dir: at(snapshots.dir) },
+    sinks: {
+      predictions: sinks.predictions.type === 'jsonl' ? { ...sinks.predictions, path: at(sinks.predictions.path) } : sinks.predictions,
+      badRecords: sinks.badRecords.type === 'jsonl' ? { ...sinks.badRecords, path: at(sinks.badRecords.path) } : sinks.badRecords,
+    },
+  };
+}
 
 /**
- * `vbstream run`: the embedded default pipeline. A seeded synthetic logistic stream (known true
- * weights, a bias column) flows record by record through the online VB-logit model; every K
- * records it prints the prequential (test-then-train) log-loss and Brier score and the throughput,
- * and at the end the posterior mean ± sd next to the truth. Ctrl-C stops early and still prints the
- * summary. Returns the exit code.
+ * `vbstream run`: the pipeline declared in `--config` (see `examples/pipeline.json`), or the
+ * embedded default (a synthetic logistic stream through vb-logit-online in a worker, snapshots to
+ * ./snapshots). `--resume` restarts from the latest snapshot. SIGINT/SIGTERM stop the source,
+ * drain in-flight records, write a final snapshot and exit 0; a second signal exits at once (130).
  */
 export async function runCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: { records: { type: 'string' }, dim: { type: 'string' }, seed: { type: 'string' }, every: { type: 'string' } },
-    strict: true,
-  });
-  const integer = (name: string, text: string | undefined, fallback: number): number => {
-    const value = text === undefined ? fallback : Number(text);
-    if (!Number.isInteger(value) || value < 1) throw new ConfigError(`--${name} must be a positive integer\n${RUN_USAGE}`, { field: `--${name}`, value: text });
-    return value;
+  const { values } = parseArgs({ args: argv, options: { config: { type: 'string' }, resume: { type: 'boolean', default: false } }, strict: true });
+  const config = await loadConfig(values.config);
+  let stop: (() => void) | undefined;
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      process.stderr.write(`\n${signal} again: exiting without draining\n`);
+      process.exit(130);
+    }
+    stopping = true;
+    process.stdout.write(`\n${signal}: stopping the source, draining in-flight records, writing a final snapshot…\n`);
+    stop?.();
   };
-  const records = integer('records', values.records, 200_000);
-  const d = integer('dim', values.dim, 10);
-  const seed = integer('seed', values.seed, 1);
-  const every = integer('every', values.every, 20_000);
-  const rng = Rng.fromSeed(seed);
-  const truth = Float64Array.from({ length: d }, (_, j) => (j === 0 ? -0.5 : rng.normal()));
-  const model = VbLogitOnlineModel.create(d);
-  const x = new Float64Array(d);
-  const y = new Float64Array(1);
-  const batch = { x, y, n: 1, d, firstRow: 1 };
-  let stop = false;
-  const onSignal = (): void => { stop = true; };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  process.stdout.write(`vbstream: online VB logistic regression (vb-logit-online, d=${d}) on a synthetic stream of ${records} records, seed ${seed}\n`);
-  process.stdout.write('records   log-loss(window)  brier(window)  log-loss(all)  records/s\n');
-  let totalLogLoss = 0;
-  let windowLogLoss = 0;
-  let windowBrier = 0;
-  let windowCount = 0;
-  let windowStart = performance.now();
-  let seen = 0;
-  while (seen < records && !stop) {
-    x[0] = 1;
-    let score = truth[0];
-    for (let j = 1; j < d; j++) {
-      x[j] = rng.normal();
-      score += truth[j] * x[j];
-    }
-    y[0] = rng.nextDouble() < 1 / (1 + Math.exp(-score)) ? 1 : 0;
-    const predictive = model.predict(x);
-    const loss = -predictive.logProb(y[0]);
-    totalLogLoss += loss;
-    windowLogLoss += loss;
-    windowBrier += (predictive.prob - y[0]) ** 2;
-    windowCount++;
-    model.update({ ...batch, firstRow: seen + 1 });
-    seen++;
-    if (seen % every === 0 || seen === records) {
-      const now = performance.now();
-      const rate = (windowCount / (now - windowStart)) * 1000;
-      process.stdout.write(`${String(seen).padStart(7)}   ${(windowLogLoss / windowCount).toFixed(4).padStart(16)}  ${(windowBrier / windowCount).toFixed(4).padStart(13)}  ${(totalLogLoss / seen).toFixed(4).padStart(13)}  ${Math.round(rate).toString().padStart(9)}\n`);
-      windowLogLoss = 0;
-      windowBrier = 0;
-      windowCount = 0;
-      windowStart = now;
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-  }
-  process.removeListener('SIGINT', onSignal);
-  process.removeListener('SIGTERM', onSignal);
-  const { w, V } = model.posterior;
-  process.stdout.write(`\nposterior after ${seen} records${stop ? ' (stopped by signal)' : ''}:\n   j      truth       mean         sd\n`);
-  for (let j = 0; j < d; j++) {
-    process.stdout.write(`${String(j + 1).padStart(4)} ${truth[j].toFixed(4).padStart(10)} ${w[j].toFixed(4).padStart(10)} ${Math.sqrt(V[j * d + j]).toFixed(4).padStart(10)}\n`);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    await runPipeline(config, {
+      out: process.stdout, err: process.stderr, resume: values.resume,
+      onSource: (stopSource) => {
+        stop = stopSource;
+        if (stopping) stopSource();
+      },
+    });
+  } finally {
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
   }
   return 0;
 }

@@ -1,32 +1,12 @@
 import { InputError } from '../../src/core/input-error.js';
+import { parseNumericCell } from './parse-numeric-cell.js';
+import { splitCsvLine } from './split-csv-line.js';
 
 /** A numeric table read from CSV: row-major values, column names from the header. */
 export interface NumericTable {
   readonly columns: readonly string[];
   readonly values: Float64Array;
   readonly rows: number;
-}
-
-const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
-
-/** Splits one CSV line into cells (RFC 4180 quotes: "a,b" and "" inside quotes). */
-function splitLine(line: string, source: string, lineNumber: number): string[] {
-  const cells: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i];
-    if (quoted) {
-      if (ch === '"' && line[i + 1] === '"') { cell += '"'; i++; }
-      else if (ch === '"') quoted = false;
-      else cell += ch;
-    } else if (ch === '"' && cell.trim() === '') { quoted = true; cell = ''; }
-    else if (ch === ',') { cells.push(cell.trim()); cell = ''; }
-    else cell += ch;
-  }
-  if (quoted) throw new InputError(`unterminated quoted field on line ${lineNumber}`, { source, row: lineNumber - 1 });
-  cells.push(cell.trim());
-  return cells;
 }
 
 /**
@@ -40,7 +20,7 @@ export function parseNumericCsv(text: string, source: string): NumericTable {
   let headerIndex = 0;
   while (headerIndex < lines.length && lines[headerIndex].trim() === '') headerIndex++;
   if (headerIndex === lines.length) throw new InputError('file is empty (no header line)', { source });
-  const columns = splitLine(lines[headerIndex].replace(/^\uFEFF/, ''), source, headerIndex + 1);
+  const columns = splitCsvLine(lines[headerIndex].replace(/^\uFEFF/, ''), source, headerIndex + 1);
   columns.forEach((name, j) => {
     if (name === '') throw new InputError('header has an empty column name', { source, field: 'header', column: j + 1 });
     if (columns.indexOf(name) !== j) throw new InputError('header repeats a column name', { source, field: 'header', column: name });
@@ -51,21 +31,11 @@ export function parseNumericCsv(text: string, source: string): NumericTable {
   for (let i = headerIndex + 1; i < lines.length; i++) {
     if (lines[i].trim() === '') continue;
     rows++;
-    const cells = splitLine(lines[i], source, i + 1);
+    const cells = splitCsvLine(lines[i], source, i + 1);
     if (cells.length !== width) {
       throw new InputError(`row has ${cells.length} cells but the header has ${width} (line ${i + 1})`, { source, row: rows });
     }
-    for (let j = 0; j < width; j++) {
-      const cell = cells[j];
-      if (cell === '') throw new InputError(`empty cell (line ${i + 1})`, { source, row: rows, column: columns[j] });
-      if (!NUMBER.test(cell)) {
-        const reason = /^[+-]?(nan|inf(inity)?)$/i.test(cell) ? 'value is not finite' : 'not a number';
-        throw new InputError(`${reason} (line ${i + 1})`, { source, row: rows, column: columns[j], value: cell });
-      }
-      const value = Number(cell);
-      if (!Number.isFinite(value)) throw new InputError(`value is not finite (line ${i + 1})`, { source, row: rows, column: columns[j], value: cell });
-      values.push(value);
-    }
+    for (let j = 0; j < width; j++) values.push(parseNumericCell(cells[j], { source, row: rows, column: columns[j] }, i + 1));
   }
   if (rows === 0) throw new InputError('file has a header but no data rows', { source });
   return { columns, values: Float64Array.from(values), rows };

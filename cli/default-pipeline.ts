@@ -1,0 +1,16 @@
+/**
+ * The embedded default of `vbstream run` (and `npm start`): a seeded synthetic logistic stream of
+ * half a million records (d = 10, bias included) through the online VB logistic model in a worker
+ * thread, minibatches of 256, prequential log-loss/Brier on the terminal every second, snapshots
+ * every 100,000 records and every 10 s (and at the end) to ./snapshots, keeping the last 5.
+ */
+export const DEFAULT_PIPELINE = {
+  source: { type: 'synthetic', kind: 'logistic', dim: 10, records: 500_000, seed: 1 },
+  model: { family: 'vb-logit-online' },
+  minibatch: { size: 256, maxWaitMs: 50 },
+  worker: true,
+  queue: { capacity: 20_000 },
+  snapshots: { dir: './snapshots', everyRecords: 100_000, everyMs: 10_000, keep: 5 },
+  sinks: { predictions: { type: 'summary' }, badRecords: { type: 'stderr' } },
+  progress: { everyMs: 1000 },
+} as const;

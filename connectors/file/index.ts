@@ -1,0 +1,10 @@
+export type { RecordSource } from './record-source.js';
+export type { RecordSchema } from './record-schema.js';
+export { openCsvSource, type CsvSourceOptions } from './open-csv-source.js';
+export { openJsonlSource, type JsonlSourceOptions } from './open-jsonl-source.js';
+export { SyntheticSource, type SyntheticSourceOptions } from './synthetic-source.js';
+export { SyntheticGenerator, type SyntheticOptions } from './synthetic-generator.js';
+export { SnapshotDirectory } from './snapshot-directory.js';
+export { JsonlSink } from './jsonl-sink.js';
+export { LineSource } from './line-source.js';
+export { writeFileAtomic } from './write-file-atomic.js';

@@ -1,0 +1,72 @@
+import { Piscina } from 'piscina';
+import type { Batch } from '../../src/core/batch.js';
+import type { JsonValue, ModelSnapshot } from '../../src/core/model-snapshot.js';
+import { typedError } from '../typed-error.js';
+import type { LearnOutcome } from '../learn-outcome.js';
+import type { Learner } from '../learner.js';
+import { modelWorkerPath } from './model-worker-path.js';
+import { packBatch } from './pack-batch.js';
+import { packSnapshot } from './packed-snapshot.js';
+import { reviveReply } from './revive-reply.js';
+import { unpackSnapshot } from './unpack-snapshot.js';
+import type { WorkerTask } from './worker-task.js';
+
+let models = 0;
+
+/**
+ * A stateful model living in its own worker thread (a one-thread piscina pool: affinity, and
+ * updates applied in the order they are sent). Batches go over as transferred `Float64Array`s
+ * (the caller's arrays are detached when they span their buffers), snapshots come back the same
+ * way, and typed errors keep their class. `close()` ends the thread.
+ */
+export class WorkerLearner implements Learner {
+  private seen: number;
+
+  private constructor(private readonly pool: Piscina, private readonly name: string, readonly family: string, readonly dim: number, recordsSeen: number) {
+    this.seen = recordsSeen;
+  }
+
+  private static async start(task: (name: string) => WorkerTask, transferList: ArrayBuffer[], family: string, dim: number): Promise<WorkerLearner> {
+    const pool = new Piscina({ filename: modelWorkerPath(), minThreads: 1, maxThreads: 1, concurrentTasksPerWorker: 1 });
+    const name = `model-${process.pid}-${++models}`;
+    try {
+      const reply = reviveReply(await pool.run(task(name), { transferList }));
+      return new WorkerLearner(pool, name, family, dim, reply.recordsSeen ?? 0);
+    } catch (error) {
+      await pool.destroy();
+      throw error;
+    }
+  }
+
+  /** A fresh model of `family` in a new worker; invalid options reject with the family's `ConfigError`. */
+  static create(family: string, dim: number, options?: { readonly [key: string]: JsonValue }): Promise<WorkerLearner> {
+    return WorkerLearner.start((model) => ({ op: 'create', model, family, dim, options }), [], family, dim);
+  }
+
+  /** A model restored from a snapshot in a new worker; a foreign or malformed snapshot rejects with `SnapshotError`. */
+  static restore(snapshot: ModelSnapshot): Promise<WorkerLearner> {
+    const packed = packSnapshot(snapshot);
+    return WorkerLearner.start((model) => ({ op: 'restore', model, snapshot: packed }), [packed.data.buffer as ArrayBuffer], snapshot.family, snapshot.dim);
+  }
+
+  get recordsSeen(): number {
+    return this.seen;
+  }
+
+  async learn(batch: Batch, rows: Float64Array, evaluate: boolean): Promise<LearnOutcome> {
+    const { packed, transferList } = packBatch(batch, rows);
+    const { outcome } = reviveReply(await this.pool.run({ op: 'learn', model: this.name, batch: packed, evaluate } satisfies WorkerTask, { transferList }));
+    this.seen = outcome!.recordsSeen;
+    return { ...outcome!, rejected: outcome!.rejected.map(({ index, error }) => ({ index, error: typedError(error.kind, error.reason, error.location, error.retriable) })) };
+  }
+
+  async snapshot(): Promise<ModelSnapshot> {
+    const { snapshot } = reviveReply(await this.pool.run({ op: 'snapshot', model: this.name } satisfies WorkerTask));
+    return unpackSnapshot(snapshot!);
+  }
+
+  /** Waits for queued work, then ends the worker thread. */
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+}

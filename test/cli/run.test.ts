@@ -1,0 +1,117 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { restoreSnapshotEvent } from '../../operators/restore-snapshot-event.js';
+import { repoRoot } from '../helpers/reference.js';
+
+const cli = join(repoRoot, 'dist', 'cli', 'vbstream.js');
+const work = mkdtempSync(join(tmpdir(), 'vbstream-run-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const PROGRESS = /^\s+[\d,]+\s+[\d,]+\s+0\.\d{4}\s+0\.\d{4}/m;
+
+/** Starts `vbstream run` in `cwd`, sends SIGINT once a progress line with scores has appeared, and resolves with the outcome. */
+function runUntilProgressThenInterrupt(cwd: string, args: string[] = []): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, 'run', ...args], { cwd });
+    let stdout = '';
+    let stderr = '';
+    let sent = false;
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (!sent && PROGRESS.test(stdout)) {
+        sent = true;
+        child.kill('SIGINT');
+      }
+    });
+    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+function latestSnapshot(dir: string) {
+  const files = readdirSync(dir).filter((f) => f.endsWith('.vbsnap')).sort();
+  const path = join(dir, files.at(-1)!);
+  return { path, ...restoreSnapshotEvent(new Uint8Array(readFileSync(path)), path, { family: 'vb-logit-online' }) };
+}
+
+describe('vbstream run (end to end, as a child process)', () => {
+  it('npm start is `vbstream run`', () => {
+    expect(JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).scripts.start).toBe('node dist/cli/vbstream.js run');
+  });
+
+  it('the embedded default shows progress, and on SIGINT drains, writes a final snapshot and exits 0; --resume continues from it', async () => {
+    const cwd = mkdtempSync(join(work, 'default-'));
+    const first = await runUntilProgressThenInterrupt(cwd);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/synthetic logistic stream .* vb-logit-online \(d=10\) in a worker thread/);
+    expect(first.stdout).toMatch(/SIGINT: stopping the source, draining in-flight records, writing a final snapshot/);
+    const inModel = Number(/, ([\d,]+) in the model/.exec(first.stdout)![1].replaceAll(',', ''));
+    const finalPath = /final snapshot: (.*)$/m.exec(first.stdout)![1];
+    const snapshot = latestSnapshot(join(cwd, 'snapshots'));
+    expect(snapshot.path).toBe(finalPath);
+    expect(snapshot.event.recordsSeen).toBe(inModel);
+    expect(snapshot.event.positions).toEqual({ synthetic: inModel });
+    expect(snapshot.model.recordsSeen).toBe(inModel);
+    expect(inModel).toBeGreaterThan(0);
+
+    const second = await runUntilProgressThenInterrupt(cwd, ['--resume']);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain(`resuming from ${finalPath} (${inModel.toLocaleString('en-US')} records`);
+    const resumed = latestSnapshot(join(cwd, 'snapshots'));
+    expect(resumed.event.recordsSeen).toBeGreaterThan(inModel);
+    expect(resumed.event.positions.synthetic).toBe(resumed.event.recordsSeen);
+  });
+
+  it('runs a pipeline from a config file to the end: bad rows aside, predictions and snapshots written', () => {
+    const dir = mkdtempSync(join(work, 'config-'));
+    const rows = ['x1,x2,y', ...Array.from({ length: 300 }, (_, i) => `${(i % 7) / 3 - 1},${(i % 5) / 2 - 1},${i % 3 === 0 ? 1 : 0}`)];
+    rows.splice(10, 0, '1,oops,1');
+    rows.splice(20, 0, '1,2,5');
+    writeFileSync(join(dir, 'data.csv'), `${rows.join('\n')}\n`);
+    writeFileSync(join(dir, 'pipeline.json'), JSON.stringify({
+      source: { type: 'csv', path: 'data.csv' },
+      schema: { label: 'y' },
+      model: { family: 'vb-logit', options: { maxIter: 50 } },
+      minibatch: { size: 32, maxWaitMs: 10 },
+      worker: false,
+      snapshots: { dir: 'snaps', everyRecords: 100, keep: 2 },
+      sinks: { predictions: { type: 'jsonl', path: 'pred.jsonl' }, badRecords: { type: 'jsonl', path: 'bad.jsonl' } },
+    }));
+    const run = spawnSync(process.execPath, [cli, 'run', '--config', join(dir, 'pipeline.json')], { cwd: work, encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/done: 300 records .* 2 bad/);
+    const predictions = readFileSync(join(dir, 'pred.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(predictions).toHaveLength(300);
+    expect(predictions.every((p) => p.mean > 0 && p.mean < 1 && p.logLoss > 0)).toBe(true);
+    const bad = readFileSync(join(dir, 'bad.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).reason);
+    expect(bad).toEqual([expect.stringMatching(/not a number .*row 10, column x2, value "oops"/), expect.stringMatching(/binary label must be 0\/1 or -1\/1 \(row 20, column y, value 5\)/)]);
+    expect(readdirSync(join(dir, 'snaps'))).toHaveLength(2);
+    const path = join(dir, 'snaps', readdirSync(join(dir, 'snaps')).sort().at(-1)!);
+    const { event } = restoreSnapshotEvent(new Uint8Array(readFileSync(path)), path, { family: 'vb-logit', dim: 2 });
+    expect(event.recordsSeen).toBe(300);
+    expect(event.positions).toEqual({ [join(dir, 'data.csv')]: 302 });
+  });
+
+  it('refuses an invalid config with every problem and its path, and exits 1', () => {
+    const path = join(work, 'bad.json');
+    writeFileSync(path, JSON.stringify({ source: { type: 'kafka' }, model: { family: 'nope' }, minibatch: { size: 0 }, snapshot: {} }));
+    const run = spawnSync(process.execPath, [cli, 'run', '--config', path], { encoding: 'utf8' });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(`invalid pipeline configuration (${path})`);
+    expect(run.stderr).toMatch(/source\.type: /);
+    expect(run.stderr).toMatch(/model\.family: unknown model family "nope"; known: vb-linear/);
+    expect(run.stderr).toMatch(/minibatch\.size: Too small/);
+    expect(run.stderr).toMatch(/Unrecognized key: "snapshot"/);
+    const invalidOption = join(work, 'opt.json');
+    writeFileSync(invalidOption, JSON.stringify({ source: { type: 'synthetic', records: 10 }, model: { family: 'vb-logit', options: { tol: -1 } }, worker: false }));
+    const refused = spawnSync(process.execPath, [cli, 'run', '--config', invalidOption], { cwd: work, encoding: 'utf8' });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/must be a finite positive number \(field tol, value -1\)/);
+  });
+});
