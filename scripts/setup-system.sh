@@ -18,7 +18,6 @@ else
   exit 1
 fi
 
-export DEBIAN_FRONTEND=noninteractive
 echo "setup-system: installing the Debian package prometheus"
 "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
 "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends prometheus
