@@ -18,7 +18,8 @@ type ExportValue = { labels: Record<string, string | number>; sharedLabels: Reco
  * A prom-client `Histogram` fed with whole bucket-count deltas (`add`) instead of one `observe`
  * per value, so that observations made in worker threads — or on a per-record path, where
  * prom-client's `observe` costs about a microsecond — can be accumulated on plain arrays and
- * exported at scrape time. It renders the standard `_bucket{le}`, `_sum` and `_count` series.
+ * exported at scrape time. It renders the standard `_bucket{le}`, `_sum` and `_count` series of
+ * what `add` received only (the inherited `observe`/`labels`/`startTimer` do not reach the output).
  * Register it with `registry.registerMetric`.
  */
 export class AccumulatedHistogram<T extends string> extends Histogram<T> {
