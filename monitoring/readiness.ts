@@ -1,0 +1,33 @@
+/**
+ * Named conditions that must all hold before the pipeline is ready (`/readyz` answers 200), e.g.
+ * `model-restored` and `source-consuming`. Conditions are declared up front with `require` and
+ * flipped with `set` as the pipeline starts (and back, e.g. while a Kafka rebalance revokes the
+ * partitions).
+ */
+export class Readiness {
+  private readonly conditions = new Map<string, boolean>();
+
+  constructor(required: readonly string[] = []) {
+    for (const name of required) this.require(name);
+  }
+
+  /** Declares a condition, not yet met. */
+  require(name: string): void {
+    if (!this.conditions.has(name)) this.conditions.set(name, false);
+  }
+
+  /** Marks a declared condition as met (or no longer met); an undeclared name is refused. */
+  set(name: string, met = true): void {
+    if (!this.conditions.has(name)) throw new RangeError(`unknown readiness condition ${JSON.stringify(name)}; declared: ${[...this.conditions.keys()].join(', ')}`);
+    this.conditions.set(name, met);
+  }
+
+  /** Conditions not met yet. */
+  pending(): string[] {
+    return [...this.conditions].filter(([, met]) => !met).map(([name]) => name);
+  }
+
+  get ready(): boolean {
+    return this.pending().length === 0;
+  }
+}

@@ -1,0 +1,70 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PipelineMetrics } from '../../monitoring/pipeline-metrics.js';
+import { repoRoot } from '../helpers/reference.js';
+
+interface Panel {
+  id: number;
+  type: string;
+  title: string;
+  targets?: { expr: string; refId: string; datasource?: { uid: string } }[];
+}
+
+const dashboard = JSON.parse(readFileSync(join(repoRoot, 'monitoring/grafana-dashboard.json'), 'utf8')) as {
+  uid: string;
+  title: string;
+  panels: Panel[];
+  templating: { list: { name: string; type: string; query: unknown }[] };
+};
+const queried = dashboard.panels.filter((p) => p.type !== 'row');
+const PROMQL_WORDS = new Set(['sum', 'by', 'rate', 'increase', 'histogram_quantile', 'le', 'model', 'partition', 'reason', 'topic', 'label_values', 'pipeline']);
+
+/** The metric names a PromQL expression refers to (identifiers followed by `{`, `[` or `)`, or starting with vbstream_). */
+function metricNames(expr: string): string[] {
+  return [...expr.matchAll(/\b([a-zA-Z_:][a-zA-Z0-9_:]*)\s*(?=\{|\[)/g)].map((m) => m[1]).filter((n) => !PROMQL_WORDS.has(n))
+    .concat([...expr.matchAll(/\bvbstream_[a-z0-9_]+/g)].map((m) => m[0]));
+}
+
+async function exportedNames(): Promise<Set<string>> {
+  const metrics = new PipelineMetrics();
+  const names = new Set<string>();
+  for (const metric of await metrics.registry.getMetricsAsJSON()) {
+    names.add(metric.name);
+    if (String(metric.type) === 'histogram') for (const suffix of ['_bucket', '_sum', '_count']) names.add(metric.name + suffix);
+  }
+  return names;
+}
+
+describe('monitoring/grafana-dashboard.json', () => {
+  it('is an importable dashboard: a uid, unique panel ids, a Prometheus datasource variable used by every query', () => {
+    expect(dashboard.uid).toBe('vbstream-pipeline');
+    const ids = dashboard.panels.map((p) => p.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(dashboard.templating.list.find((v) => v.name === 'datasource')).toMatchObject({ type: 'datasource', query: 'prometheus' });
+    expect(queried.length).toBeGreaterThanOrEqual(15);
+    for (const panel of queried) {
+      expect(panel.targets?.length, panel.title).toBeGreaterThan(0);
+      for (const target of panel.targets ?? []) expect(target.datasource?.uid, panel.title).toBe('${datasource}');
+    }
+  });
+
+  it('every query names only metrics the code exports', async () => {
+    const exported = await exportedNames();
+    const expressions = queried.flatMap((p) => (p.targets ?? []).map((t) => ({ panel: p.title, expr: t.expr })))
+      .concat(dashboard.templating.list.filter((v) => v.type === 'query').map((v) => ({ panel: `variable ${v.name}`, expr: (v.query as { query: string }).query })));
+    for (const { panel, expr } of expressions) {
+      const names = metricNames(expr);
+      expect(names.length, `${panel}: ${expr}`).toBeGreaterThan(0);
+      for (const name of names) expect(exported.has(name), `${panel}: ${name} is not exported`).toBe(true);
+    }
+  });
+
+  it('covers throughput, latency, the learning curve, calibration, lag and dead letters', () => {
+    const all = queried.flatMap((p) => (p.targets ?? []).map((t) => t.expr)).join('\n');
+    for (const name of ['vbstream_records_total', 'vbstream_update_duration_seconds_bucket', 'vbstream_prequential_log_loss', 'vbstream_prequential_brier_score',
+      'vbstream_calibration_predicted_probability_bucket', 'vbstream_kafka_consumer_lag', 'vbstream_dead_letters_total', 'vbstream_nodejs_eventloop_lag_p99_seconds']) {
+      expect(all).toContain(name);
+    }
+  });
+});
