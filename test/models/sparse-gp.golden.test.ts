@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ElboObjective } from '../../src/models/sparse-gp/elbo-objective.js';
 import { LogLossDlmObjective } from '../../src/models/sparse-gp/log-loss-dlm-objective.js';
 import type { SparseGpObjective } from '../../src/models/sparse-gp/point-loss.js';
+import { BmcDlmObjective } from '../../src/models/sparse-gp/bmc-dlm-objective.js';
+import { squareLossMinimiser } from '../../src/models/sparse-gp/square-loss-minimiser.js';
 import { SquareLossDlmObjective } from '../../src/models/sparse-gp/square-loss-dlm-objective.js';
 import { SparseGpEvaluator, type SparseGpGradient } from '../../src/models/sparse-gp/sparse-gp-evaluator.js';
 import { expectClose, flat } from '../helpers/close.js';
@@ -60,5 +62,25 @@ describe('sparse-GP objectives reproduce objective_cases.json', () => {
     expectClose(value, c.raw.expected.sq_dlm.objective_at_m, VALUE, 'sq objective');
     checkGradients(c, g, c.raw.expected.grads.sq_dlm, false, 'sq-dlm');
     expect(g.logNoise).toBe(0);
+  });
+
+  it.each(cases.map((c) => [c.name, c] as const))('%s: square-loss DLM closed-form minimiser and its value', (_, c) => {
+    const mStar = new Float64Array(c.M);
+    squareLossMinimiser(c.params, c.x, c.y, c.n, 1, mStar);
+    expectClose(mStar, c.raw.expected.sq_dlm.m_star, VALUE, 'm_star');
+    const value = new SparseGpEvaluator(c.M, c.d).evaluate({ ...c.params, m: mStar }, c.x, c.y, c.n, new SquareLossDlmObjective(), 1);
+    expectClose(value, c.raw.expected.sq_dlm.objective_at_m_star, VALUE, 'objective_at_m_star');
+  });
+
+  it.each(cases.map((c) => [c.name, c] as const))('%s: bMC DLM with the stored draws (value, m and L gradients)', (_, c) => {
+    const evaluator = new SparseGpEvaluator(c.M, c.d);
+    const bmc = new BmcDlmObjective(c.likelihood, 10);
+    bmc.useDraws(Float64Array.from(flat(c.raw.bmc_eps)), c.n);
+    const g = gradientBuffers(c);
+    const value = evaluator.evaluate(c.params, c.x, c.y, c.n, bmc, 1, g, false);
+    expectClose(evaluator.dataValue, c.raw.expected.bmc_dlm_data_term, VALUE, 'bmc data term');
+    expectClose(value, c.raw.expected.bmc_dlm_objective, VALUE, 'bmc objective');
+    expectClose(g.m, c.raw.expected.grads.bmc_dlm.m, GRAD, 'bmc m');
+    expectClose(g.L, flat(c.raw.expected.grads.bmc_dlm.L), GRAD, 'bmc L');
   });
 });
