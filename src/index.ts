@@ -13,3 +13,10 @@ export { BernoulliLogitJaakkolaJordan } from './likelihoods/bernoulli-logit-jaak
 export { BernoulliLogitViper } from './likelihoods/bernoulli-logit-viper.js';
 export { BernoulliLogitGaussHermite } from './likelihoods/bernoulli-logit-gauss-hermite.js';
 export { BernoulliLogitMonteCarlo } from './likelihoods/bernoulli-logit-monte-carlo.js';
+export * from './models/sparse-gp/index.js';
+export * from './models/gp-exact/index.js';
+export { RbfKernel } from './kernels/rbf-kernel.js';
+export { GaussianLikelihood } from './likelihoods/gaussian-likelihood.js';
+export { BernoulliProbitLikelihood } from './likelihoods/bernoulli-probit-likelihood.js';
+export { PoissonLikelihood } from './likelihoods/poisson-likelihood.js';
+export type { PointwiseLikelihood } from './likelihoods/pointwise-likelihood.js';

@@ -1,6 +1,8 @@
 import { ConfigError } from './core/config-error.js';
 import type { FamilyDescriptor } from './core/family-descriptor.js';
 import { vbLinearArdFamily, vbLinearFamily } from './models/vb-linear/index.js';
+import { gpExactFamily } from './models/gp-exact/index.js';
+import { sparseGpClassifierFamily, sparseGpCountFamily, sparseGpFamily } from './models/sparse-gp/index.js';
 import { vbLogitArdFamily, vbLogitFamily, vbLogitOnlineFamily } from './models/vb-logit/index.js';
 
 /** Every model family, by id. Add a family here (one line) to make it reachable from the runtime and the CLI. */
@@ -11,6 +13,10 @@ export const families: ReadonlyMap<string, FamilyDescriptor> = new Map<string, F
     vbLogitFamily,
     vbLogitArdFamily,
     vbLogitOnlineFamily,
+    sparseGpFamily,
+    sparseGpClassifierFamily,
+    sparseGpCountFamily,
+    gpExactFamily,
   ].map((family): [string, FamilyDescriptor] => [family.id, family]),
 );
 

@@ -138,6 +138,25 @@ export class SparseGpEvaluator {
     }
   }
 
+  /** q(u) in the unwhitened form: mean c + m_u into `mean` (M) and covariance L_u L_uᵀ into `cov` (M×M). */
+  inducingPosterior(p: SparseGpParameters, mean: Float64Array, cov: Float64Array): void {
+    const M = this.M;
+    this.prepareInducing(p);
+    for (let a = 0; a < M; a++) {
+      mean[a] = p.meanConstant + this.mU[a];
+      for (let b = 0; b <= a; b++) {
+        let sum = 0;
+        for (let k = 0; k <= b; k++) sum += this.lU[a * M + k] * this.lU[b * M + k];
+        cov[a * M + b] = cov[b * M + a] = sum;
+      }
+    }
+  }
+
+  /** Lower factor L_u of q(u)'s covariance (unwhitened) into `out`, after {@link inducingPosterior} or an evaluation. */
+  inducingFactor(out: Float64Array): void {
+    out.set(this.lU);
+  }
+
   /**
    * Latent marginals of f at the n rows of x (row-major n×d) into `this.mu`, `this.v` (and C = Kuu⁻¹Kuf,
    * T = LᵀC kept for the gradient). O(M³ + nM²).
