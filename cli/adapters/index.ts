@@ -1,5 +1,7 @@
 import { ConfigError } from '../../src/core/config-error.js';
 import type { FitAdapter } from '../fit-adapter.js';
+import { gpExactAdapter } from './gp-exact.js';
+import { sgpDlmAdapter, sgpElboAdapter, sgpSqDlmAdapter } from './sparse-gp.js';
 import { vbLinearAdapter, vbLinearArdAdapter } from './vb-linear.js';
 import { vbLogitAdapter, vbLogitArdAdapter, vbLogitOnlineAdapter } from './vb-logit.js';
 
@@ -11,6 +13,10 @@ export const fitAdapters: ReadonlyMap<string, FitAdapter> = new Map(
     vbLogitAdapter,
     vbLogitArdAdapter,
     vbLogitOnlineAdapter,
+    sgpElboAdapter,
+    sgpDlmAdapter,
+    sgpSqDlmAdapter,
+    gpExactAdapter,
   ].map((adapter): [string, FitAdapter] => [adapter.id, adapter]),
 );
 

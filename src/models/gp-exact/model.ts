@@ -72,6 +72,11 @@ export class GpExactModel implements OnlineModel {
     return this.state.records;
   }
 
+  /** Whether the kernel is RBF-ARD. */
+  get ard(): boolean {
+    return this.state.ard;
+  }
+
   /** log p(y | X, θ) at the current hyperparameters. */
   get logMarginal(): number {
     return this.state.logMarginal;
@@ -161,6 +166,33 @@ export class GpExactModel implements OnlineModel {
       if (variance[r] < 0) variance[r] = 0;
     }
     return { mean, variance };
+  }
+
+  /** Joint posterior covariance of f at the m rows of x: K** − K*f(K + σ²I)⁻¹Kf*. O(n²m + nm²). */
+  latentCovariance(xs: Float64Array, m: number): Float64Array {
+    const s = this.state;
+    const n = s.records;
+    this.predictLatent(xs.subarray(0, 0), 0);
+    const f = this.fitted as ExactGpFactor;
+    const cross = new Float64Array(n * m);
+    this.kernel.cross(s.x, n, xs, m, cross);
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < i; j++) {
+        const l = f.factor[i * n + j];
+        for (let r = 0; r < m; r++) cross[i * m + r] -= l * cross[j * m + r];
+      }
+      const inv = 1 / f.factor[i * n + i];
+      for (let r = 0; r < m; r++) cross[i * m + r] *= inv;
+    }
+    const out = new Float64Array(m * m);
+    this.kernel.cross(xs, m, xs, m, out);
+    for (let i = 0; i < n; i++) {
+      for (let r = 0; r < m; r++) {
+        const a = cross[i * m + r];
+        for (let c = 0; c < m; c++) out[r * m + c] -= a * cross[i * m + c];
+      }
+    }
+    return out;
   }
 
   predict(x: Float64Array, offset = 0): GaussianPredictive {
