@@ -41,3 +41,4 @@ export const sparseGpCountFamily: FamilyDescriptor<SparseGpOptions> = {
   create: (dim, options = {}) => SparseGpModel.create('sparse-gp-count', dim, options, ['poisson']),
   restore: (snapshot) => SparseGpModel.restore('sparse-gp-count', snapshot),
 };
+export { betaGrid, selectBeta } from './beta-selection.js';
