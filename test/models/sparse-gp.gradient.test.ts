@@ -1,4 +1,7 @@
 import { describe, it } from 'vitest';
+import { BernoulliLogitPointwise } from '../../src/likelihoods/bernoulli-logit-pointwise.js';
+import { BmcDlmObjective } from '../../src/models/sparse-gp/bmc-dlm-objective.js';
+import { Rng } from '../../src/rng/rng.js';
 import { ElboObjective } from '../../src/models/sparse-gp/elbo-objective.js';
 import { LogLossDlmObjective } from '../../src/models/sparse-gp/log-loss-dlm-objective.js';
 import { SparseGpEvaluator, type SparseGpParameters } from '../../src/models/sparse-gp/sparse-gp-evaluator.js';
@@ -69,4 +72,20 @@ describe('whitened parameterisation: same objective, gradients match central dif
       });
     }
   }
+});
+
+describe('bMC DLM with the pointwise Bernoulli-logit likelihood: m, L and kernel gradients match central differences', () => {
+  const c = objectiveCases().find((k) => k.name === 'probit_2d_ard')!;
+  it('probit_2d_ard data, logit likelihood, fixed draws', () => {
+    const objective = new BmcDlmObjective(new BernoulliLogitPointwise(), 5);
+    objective.prepare(c.n, Rng.fromSeed(3));
+    const p = whiten(c.params);
+    const g = { m: new Float64Array(c.M), L: new Float64Array(c.M * c.M), kernel: new Float64Array(p.kernel.size), Z: new Float64Array(c.M * c.d), logNoise: 0, meanConstant: 0 };
+    new SparseGpEvaluator(c.M, c.d).evaluate(p, c.x, c.y, c.n, objective, 1, g, true);
+    const f = (q: SparseGpParameters) => new SparseGpEvaluator(c.M, c.d).evaluate(q, c.x, c.y, c.n, objective, 1);
+    const central = (bump: (q: SparseGpParameters, h: number) => SparseGpParameters) => (f(bump(p, H)) - f(bump(p, -H))) / (2 * H);
+    expectClose(g.m, Array.from(p.m, (_, a) => central((q, h) => ({ ...q, m: q.m.map((v, k) => (k === a ? v + h : v)) }))), FD, 'm');
+    expectClose(g.L[c.M + 1], central((q, h) => ({ ...q, L: q.L.map((v, j) => (j === c.M + 1 ? v + h : v)) })), FD, 'L[1][1]');
+    expectClose(g.Z, Array.from(p.Z, (_, k) => central((q, h) => ({ ...q, Z: q.Z.map((v, j) => (j === k ? v + h : v)) }))), FD, 'Z');
+  });
 });

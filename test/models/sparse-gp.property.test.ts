@@ -38,6 +38,8 @@ describe('sparse GP families', () => {
     ['sparse-gp sq-dlm', sparseGpFamily, { M: 8, objective: 'sq-dlm', beta: 0.5 }, regression],
     ['classifier probit dlm', sparseGpClassifierFamily, { M: 8, objective: 'dlm' }, binary],
     ['classifier logit elbo (VI-PER)', sparseGpClassifierFamily, { M: 8, likelihood: 'bernoulli-logit' }, binary],
+    ['classifier logit dlm uPS', sparseGpClassifierFamily, { M: 8, likelihood: 'bernoulli-logit', objective: 'dlm', estimator: 'ups', samples: 2 }, binary],
+    ['classifier logit dlm bMC', sparseGpClassifierFamily, { M: 8, likelihood: 'bernoulli-logit', objective: 'dlm', estimator: 'bmc', samples: 3 }, binary],
     ['count poisson dlm bMC', sparseGpCountFamily, { M: 8, objective: 'dlm', estimator: 'bmc', samples: 4 }, counts],
     ['count poisson dlm uPS', sparseGpCountFamily, { M: 8, objective: 'dlm', estimator: 'ups', samples: 2 }, counts],
   ] as const;

@@ -8,11 +8,10 @@ import { GaussianPredictive } from '../../core/predictive/gaussian-predictive.js
 import { validateBatch } from '../../core/validate-batch.js';
 import { RbfKernel } from '../../kernels/rbf-kernel.js';
 import { cholesky } from '../../linalg/cholesky.js';
-import { BernoulliLogitGaussHermite } from '../../likelihoods/bernoulli-logit-gauss-hermite.js';
+import { BernoulliLogitPointwise } from '../../likelihoods/bernoulli-logit-pointwise.js';
 import { BernoulliLogitViper } from '../../likelihoods/bernoulli-logit-viper.js';
 import { BernoulliProbitLikelihood } from '../../likelihoods/bernoulli-probit-likelihood.js';
 import { GaussianLikelihood } from '../../likelihoods/gaussian-likelihood.js';
-import { logitLabelSign } from '../../likelihoods/logit-label-sign.js';
 import type { PointwiseLikelihood } from '../../likelihoods/pointwise-likelihood.js';
 import { PoissonLikelihood } from '../../likelihoods/poisson-likelihood.js';
 import { Adam } from '../../optim/adam.js';
@@ -35,24 +34,22 @@ import { StoppingRule } from './stopping-rule.js';
 import { UpsDlmObjective } from './ups-dlm-objective.js';
 
 /** The objective a model minimises, from its options. */
-function makeObjective(o: ResolvedSparseGpOptions, likelihood: PointwiseLikelihood | undefined): { objective: SparseGpObjective; elboLikelihood: unknown } {
-  if (o.objective === 'sq-dlm') return { objective: new SquareLossDlmObjective(), elboLikelihood: undefined };
-  if (o.likelihood === 'bernoulli-logit') {
-    // ELBO through the VI-PER bound (Komodromos et al. §2.2.2); DLM through Gauss–Hermite (VI-PER bounds E log σ, not log E σ).
-    return { objective: o.objective === 'elbo' ? new ElboObjective(new BernoulliLogitViper()) : new LogLossDlmObjective(new BernoulliLogitGaussHermite()), elboLikelihood: undefined };
-  }
+function makeObjective(o: ResolvedSparseGpOptions, likelihood: PointwiseLikelihood): SparseGpObjective {
+  if (o.objective === 'sq-dlm') return new SquareLossDlmObjective();
   const l = likelihood as PointwiseLikelihood;
-  if (o.objective === 'elbo') return { objective: new ElboObjective(l), elboLikelihood: l };
-  if (o.estimator === 'bmc') return { objective: new BmcDlmObjective(l, o.samples), elboLikelihood: l };
-  if (o.estimator === 'ups') return { objective: new UpsDlmObjective(l, o.samples), elboLikelihood: l };
-  return { objective: new LogLossDlmObjective(l), elboLikelihood: l };
+  // logit: the ELBO through the VI-PER bound (Komodromos et al. §2.2.2); the DLM by Gauss–Hermite, since VI-PER bounds E log σ, not log E σ.
+  if (o.likelihood === 'bernoulli-logit' && o.objective === 'elbo') return new ElboObjective(new BernoulliLogitViper());
+  if (o.objective === 'elbo') return new ElboObjective(l);
+  if (o.estimator === 'bmc') return new BmcDlmObjective(l, o.samples);
+  if (o.estimator === 'ups') return new UpsDlmObjective(l, o.samples);
+  return new LogLossDlmObjective(l);
 }
 
-function makeLikelihood(name: SparseGpLikelihoodName, noiseVariance: number): PointwiseLikelihood | undefined {
+function makeLikelihood(name: SparseGpLikelihoodName, noiseVariance: number): PointwiseLikelihood {
   if (name === 'gaussian') return new GaussianLikelihood(noiseVariance);
   if (name === 'bernoulli-probit') return new BernoulliProbitLikelihood();
   if (name === 'poisson') return new PoissonLikelihood();
-  return undefined;
+  return new BernoulliLogitPointwise();
 }
 
 /**
@@ -64,7 +61,7 @@ function makeLikelihood(name: SparseGpLikelihoodName, noiseVariance: number): Po
  */
 export class SparseGpModel implements OnlineModel {
   private readonly kernel: RbfKernel;
-  private readonly likelihood: PointwiseLikelihood | undefined;
+  private readonly likelihood: PointwiseLikelihood;
   private readonly objective: SparseGpObjective;
   private readonly evaluator: SparseGpEvaluator;
   private readonly fullL: Float64Array;
@@ -79,7 +76,7 @@ export class SparseGpModel implements OnlineModel {
     const { M } = o;
     this.kernel = new RbfKernel(state.dim, o.ard);
     this.likelihood = makeLikelihood(o.likelihood, o.noiseVariance);
-    this.objective = makeObjective(o, this.likelihood).objective;
+    this.objective = makeObjective(o, this.likelihood);
     this.evaluator = new SparseGpEvaluator(M, state.dim);
     this.fullL = new Float64Array(M * M);
     this.gradient = { m: new Float64Array(M), L: new Float64Array(M * M), kernel: new Float64Array(this.kernel.size), Z: new Float64Array(M * state.dim), logNoise: 0, meanConstant: 0 };
@@ -169,11 +166,10 @@ export class SparseGpModel implements OnlineModel {
   }
 
   private checkLabels(batch: Batch): void {
-    const name = this.state.options.likelihood;
     const firstRow = batch.firstRow ?? 1;
     for (let i = 0; i < batch.n; i++) {
       const y = batch.y[i];
-      const problem = name === 'bernoulli-logit' ? (Number.isNaN(logitLabelSign(y)) ? 'binary label must be 0/1 or -1/1' : undefined) : this.likelihood?.labelProblem(y);
+      const problem = this.likelihood.labelProblem(y);
       if (problem !== undefined) throw new InputError(problem, { row: firstRow + i, column: 'y', value: y });
     }
   }
@@ -311,7 +307,7 @@ export class SparseGpModel implements OnlineModel {
     const name = this.state.options.likelihood;
     if (name === 'gaussian') return new GaussianPredictive(mu, v + Math.exp(this.state.theta[this.state.layout.noise]));
     if (name === 'bernoulli-probit') return new BernoulliPredictive(normalCdf(mu / Math.sqrt(1 + v)), mu, v);
-    if (name === 'bernoulli-logit') return new BernoulliPredictive(Math.exp(new BernoulliLogitGaussHermite().logMarginal(1, mu, v)), mu, v);
+    if (name === 'bernoulli-logit') return new BernoulliPredictive(Math.exp(this.likelihood.logMarginal(1, mu, v)), mu, v);
     return new PoissonLogNormalPredictive(mu, v);
   }
 

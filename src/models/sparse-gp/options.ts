@@ -67,8 +67,8 @@ export function resolveSparseGpOptions(dim: number, options: SparseGpOptions, li
   const objective = optionChecks.oneOf('objective', options.objective, 'elbo', ['elbo', 'dlm', 'sq-dlm'] as const);
   if (objective === 'sq-dlm' && likelihood !== 'gaussian') throw new ConfigError('the square-loss DLM is for regression: use likelihood "gaussian"', { field: 'objective', value: objective });
   const estimator = optionChecks.oneOf('estimator', options.estimator, 'quadrature', ['quadrature', 'bmc', 'ups'] as const);
-  if (estimator !== 'quadrature' && (objective !== 'dlm' || likelihood === 'bernoulli-logit')) {
-    throw new ConfigError('bmc and ups apply to the log-loss DLM with a gaussian, probit or poisson likelihood', { field: 'estimator', value: estimator });
+  if (estimator !== 'quadrature' && objective !== 'dlm') {
+    throw new ConfigError('bmc and ups apply to the log-loss DLM', { field: 'estimator', value: estimator });
   }
   const kernel = options.kernel ?? {};
   if (typeof kernel !== 'object' || kernel === null) throw new ConfigError('must be an object {type, variance, lengthscale}', { field: 'kernel', value: kernel });
