@@ -58,7 +58,7 @@ function regression(): void {
     }
     return { nll: nll / test.n, mse: mse / test.n };
   };
-  console.log('\nregression benchmark, fixed hyperparameters and Z at the Titsias optimum (paper-length Adam, lr 0.05, full batch, I = 50, tol 1e-4 on objective/n … tightened to 1e-7):');
+  console.log('\nregression benchmark, fixed hyperparameters and Z at the Titsias optimum (Adam lr 0.05, full batch, up to 5,000 steps, stopping rule I = 50 with tolerance 1e-7 on objective/n):');
   for (const [objective, beta, key] of [['elbo', 1, 'elbo_beta1'], ['elbo', 0.1, 'elbo_beta0.1'], ['dlm', 1, 'dlm_beta1'], ['dlm', 0.1, 'dlm_beta0.1']] as const) {
     const model = SparseGpModel.create('sparse-gp', 1, {
       objective, beta, M: 20, Z: Array.from({ length: 20 }, (_, i) => [-3 + (6 * i) / 19]), kernel: { variance: t.s ** 2, lengthscale: t.ell },
