@@ -2,6 +2,7 @@ import { describe, it } from 'vitest';
 import { BernoulliLogitPointwise } from '../../src/likelihoods/bernoulli-logit-pointwise.js';
 import { BmcDlmObjective } from '../../src/models/sparse-gp/bmc-dlm-objective.js';
 import { Rng } from '../../src/rng/rng.js';
+import { SquareLossDlmObjective } from '../../src/models/sparse-gp/square-loss-dlm-objective.js';
 import { ElboObjective } from '../../src/models/sparse-gp/elbo-objective.js';
 import { LogLossDlmObjective } from '../../src/models/sparse-gp/log-loss-dlm-objective.js';
 import { SparseGpEvaluator, type SparseGpParameters } from '../../src/models/sparse-gp/sparse-gp-evaluator.js';
@@ -88,4 +89,22 @@ describe('bMC DLM with the pointwise Bernoulli-logit likelihood: m, L and kernel
     expectClose(g.L[c.M + 1], central((q, h) => ({ ...q, L: q.L.map((v, j) => (j === c.M + 1 ? v + h : v)) })), FD, 'L[1][1]');
     expectClose(g.Z, Array.from(p.Z, (_, k) => central((q, h) => ({ ...q, Z: q.Z.map((v, j) => (j === k ? v + h : v)) }))), FD, 'Z');
   });
+});
+
+describe('the whitened fast path (no hyperparameter gradient) equals the general whitened path', () => {
+  for (const c of objectiveCases()) {
+    it(c.name, () => {
+      const p = whiten(c.params);
+      for (const objective of [new ElboObjective(c.likelihood), new LogLossDlmObjective(c.likelihood), new SquareLossDlmObjective()]) {
+        const buffers = () => ({ m: new Float64Array(c.M), L: new Float64Array(c.M * c.M), kernel: new Float64Array(p.kernel.size), Z: new Float64Array(c.M * c.d), logNoise: 0, meanConstant: 0 });
+        const fast = buffers();
+        const general = buffers();
+        const a = new SparseGpEvaluator(c.M, c.d).evaluate(p, c.x, c.y, c.n, objective, 1.5, fast, false);
+        const b = new SparseGpEvaluator(c.M, c.d).evaluate(p, c.x, c.y, c.n, objective, 1.5, general, true);
+        expectClose(a, b, { rel: 1e-10, abs: 1e-10 }, `${objective.id} value`);
+        expectClose(fast.m, general.m, { rel: 1e-8, absOfMax: 1e-9 }, `${objective.id} m`);
+        expectClose(fast.L, general.L, { rel: 1e-8, absOfMax: 1e-9 }, `${objective.id} L`);
+      }
+    });
+  }
 });

@@ -34,6 +34,63 @@ export interface SparseGpGradient {
 }
 
 /**
+ * out[o + i] += scale·Σ_k coef[c0 + k·cs]·src[(r0 + k)·n + i] for k < count and i < n, four source rows
+ * per pass (one load and store of the target row per four multiply-adds).
+ */
+function accumulateRows(out: Float64Array, o: number, src: Float64Array, r0: number, count: number, n: number,
+  coef: Float64Array, c0: number, cs: number, scale: number): void {
+  let k = 0;
+  for (; k + 3 < count; k += 4) {
+    const l0 = scale * coef[c0 + k * cs];
+    const l1 = scale * coef[c0 + (k + 1) * cs];
+    const l2 = scale * coef[c0 + (k + 2) * cs];
+    const l3 = scale * coef[c0 + (k + 3) * cs];
+    const s0 = (r0 + k) * n;
+    const s1 = s0 + n;
+    const s2 = s1 + n;
+    const s3 = s2 + n;
+    for (let i = 0; i < n; i++) out[o + i] += l0 * src[s0 + i] + l1 * src[s1 + i] + l2 * src[s2 + i] + l3 * src[s3 + i];
+  }
+  for (; k < count; k++) {
+    const l = scale * coef[c0 + k * cs];
+    const sk = (r0 + k) * n;
+    for (let i = 0; i < n; i++) out[o + i] += l * src[sk + i];
+  }
+}
+
+/** out[o + j] = Σ_i x[xa + i]·y[(j)·n + i] for j ≤ last (rows 0..last of y), four rows of y per pass. */
+function rowDots(x: Float64Array, xa: number, y: Float64Array, last: number, n: number, out: Float64Array, o: number): void {
+  let j = 0;
+  for (; j + 3 <= last; j += 4) {
+    const r0 = j * n;
+    const r1 = r0 + n;
+    const r2 = r1 + n;
+    const r3 = r2 + n;
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
+    for (let i = 0; i < n; i++) {
+      const e = x[xa + i];
+      s0 += e * y[r0 + i];
+      s1 += e * y[r1 + i];
+      s2 += e * y[r2 + i];
+      s3 += e * y[r3 + i];
+    }
+    out[o + j] = s0;
+    out[o + j + 1] = s1;
+    out[o + j + 2] = s2;
+    out[o + j + 3] = s3;
+  }
+  for (; j <= last; j++) {
+    const r = j * n;
+    let sum = 0;
+    for (let i = 0; i < n; i++) sum += x[xa + i] * y[r + i];
+    out[o + j] = sum;
+  }
+}
+
+/**
  * Values and analytic gradients of the sparse-GP objectives Σ_i scale·ℓ_i(μ_i, v_i) + β·R(q) over a
  * minibatch (Hensman et al. 2015; Wei, Sheth & Khardon 2021, eqs. 3, 8). One O(M³) Cholesky of Kuu,
  * then O(BM²) for the B marginals μ = c + Cᵀm, v = s² − colsum(Kuf∘C) + colsum((LᵀC)²), C = Kuu⁻¹Kuf,
@@ -113,13 +170,19 @@ export class SparseGpEvaluator {
     this.capacity = n;
   }
 
-  /** Kuu, its jittered Cholesky factor, and the unwhitened (m, L) of q(u). */
-  private prepareInducing(p: SparseGpParameters): void {
+  /** Kuu and its jittered Cholesky factor Lk. */
+  private factorKuu(p: SparseGpParameters): void {
     const M = this.M;
     p.kernel.cross(p.Z, M, p.Z, M, this.kuu);
     this.kuuJ.set(this.kuu);
     for (let a = 0; a < M; a++) this.kuuJ[a * M + a] += p.jitter;
     cholesky(this.kuuJ, M, this.lk, { what: 'Kuu (inducing-point covariance)' });
+  }
+
+  /** Kuu, Lk, and the unwhitened (m, L) of q(u). */
+  private prepareInducing(p: SparseGpParameters): void {
+    const M = this.M;
+    this.factorKuu(p);
     if (!p.whitened) {
       this.mU.set(p.m);
       this.lU.set(p.L);
@@ -167,31 +230,28 @@ export class SparseGpEvaluator {
     this.computeMarginals(p, x, n);
   }
 
-  private computeMarginals(p: SparseGpParameters, x: Float64Array, n: number): void {
+  /** Kuf and B = Lk⁻¹Kuf (into `solved`), row by row so that the inner loops run over the batch. */
+  private solveKuf(p: SparseGpParameters, x: Float64Array, n: number): void {
     const M = this.M;
-    const { kuf, solved, c, t, lk, mU, lU, mu, v } = this;
+    const { kuf, solved, lk } = this;
     p.kernel.cross(p.Z, M, x, n, kuf);
     for (let a = 0; a < M; a++) {
       const row = a * n;
       for (let i = 0; i < n; i++) solved[row + i] = kuf[row + i];
-      for (let b = 0; b < a; b++) {
-        const l = lk[a * M + b];
-        if (l === 0) continue;
-        const rb = b * n;
-        for (let i = 0; i < n; i++) solved[row + i] -= l * solved[rb + i];
-      }
+      accumulateRows(solved, row, solved, 0, a, n, lk, a * M, 1, -1);
       const inv = 1 / lk[a * M + a];
       for (let i = 0; i < n; i++) solved[row + i] *= inv;
     }
+  }
+
+  private computeMarginals(p: SparseGpParameters, x: Float64Array, n: number): void {
+    const M = this.M;
+    const { solved, c, t, lk, mU, lU, mu, v } = this;
+    this.solveKuf(p, x, n);
     for (let a = M - 1; a >= 0; a--) {
       const row = a * n;
       for (let i = 0; i < n; i++) c[row + i] = solved[row + i];
-      for (let b = a + 1; b < M; b++) {
-        const l = lk[b * M + a];
-        if (l === 0) continue;
-        const rb = b * n;
-        for (let i = 0; i < n; i++) c[row + i] -= l * c[rb + i];
-      }
+      accumulateRows(c, row, c, a + 1, M - a - 1, n, lk, (a + 1) * M + a, M, -1);
       const inv = 1 / lk[a * M + a];
       for (let i = 0; i < n; i++) c[row + i] *= inv;
     }
@@ -208,12 +268,7 @@ export class SparseGpEvaluator {
         v[i] -= solved[row + i] * solved[row + i];
       }
       for (let i = 0; i < n; i++) t[row + i] = 0;
-      for (let b = a; b < M; b++) {
-        const l = lU[b * M + a];
-        if (l === 0) continue;
-        const rb = b * n;
-        for (let i = 0; i < n; i++) t[row + i] += l * c[rb + i];
-      }
+      accumulateRows(t, row, c, a, M - a, n, lU, a * M + a, M, 1);
       for (let i = 0; i < n; i++) v[i] += t[row + i] * t[row + i];
     }
     for (let i = 0; i < n; i++) if (!(v[i] > 0)) v[i] = 0;
@@ -225,8 +280,8 @@ export class SparseGpEvaluator {
    */
   evaluate(p: SparseGpParameters, x: Float64Array, y: Float64Array, n: number, objective: SparseGpObjective, scale: number,
     gradient?: SparseGpGradient, hyper = false): number {
-    const M = this.M;
     this.ensure(n);
+    if (p.whitened && !hyper) return this.evaluateWhitened(p, x, y, n, objective, scale, gradient);
     this.prepareInducing(p);
     this.computeMarginals(p, x, n);
     const { mu, v, gmu, gv, point } = this;
@@ -255,6 +310,76 @@ export class SparseGpEvaluator {
       gradient.meanConstant = 0;
     }
     this.chainToParameters(p, gradient);
+    return value;
+  }
+
+  /**
+   * The whitened objective and its (m̃, L̃) gradient without the back-solve: with B = Lk⁻¹Kuf and T = L̃ᵀB,
+   * μ = c + Bᵀm̃, v = s² − colsum(B∘B) + colsum(T∘T), KL = ½(‖L̃‖² + ‖m̃‖² − M − 2Σ log L̃_jj),
+   * ∇m̃ = B g_μ + βm̃, ∇L̃ = tril(2B diag(g_v) Tᵀ) + β(L̃ − diag(1/L̃_jj)); the 'mean' regulariser is ½‖m̃‖².
+   * Three O(BM²) passes.
+   */
+  private evaluateWhitened(p: SparseGpParameters, x: Float64Array, y: Float64Array, n: number, objective: SparseGpObjective, scale: number,
+    gradient?: SparseGpGradient): number {
+    const M = this.M;
+    const { solved, t, dmat, mu, v, gmu, gv, point } = this;
+    const { m, L } = p;
+    this.factorKuu(p);
+    this.solveKuf(p, x, n);
+    const s2 = p.kernel.variance;
+    for (let i = 0; i < n; i++) {
+      mu[i] = p.meanConstant;
+      v[i] = s2;
+    }
+    for (let a = 0; a < M; a++) {
+      const row = a * n;
+      const ma = m[a];
+      for (let i = 0; i < n; i++) {
+        const b = solved[row + i];
+        mu[i] += b * ma;
+        v[i] -= b * b;
+        t[row + i] = 0;
+      }
+      accumulateRows(t, row, solved, a, M - a, n, L, a * M + a, M, 1);
+      for (let i = 0; i < n; i++) v[i] += t[row + i] * t[row + i];
+    }
+    for (let i = 0; i < n; i++) if (!(v[i] > 0)) v[i] = 0;
+    let data = 0;
+    for (let i = 0; i < n; i++) {
+      data += objective.pointLoss(y[i], mu[i], v[i], i, point);
+      gmu[i] = scale * point.dm;
+      gv[i] = scale * point.dv;
+    }
+    this.dataValue = data;
+    const kl = objective.regulariser === 'kl';
+    let reg = kl ? -M : 0;
+    for (let a = 0; a < M; a++) {
+      reg += m[a] * m[a];
+      if (!kl) continue;
+      reg -= 2 * Math.log(L[a * M + a]);
+      for (let b = 0; b <= a; b++) reg += L[a * M + b] * L[a * M + b];
+    }
+    this.regulariserValue = 0.5 * reg;
+    const value = scale * data + p.beta * this.regulariserValue;
+    if (gradient === undefined) return value;
+    for (let a = 0; a < M; a++) {
+      const row = a * n;
+      let sum = 0;
+      for (let i = 0; i < n; i++) {
+        const b = solved[row + i];
+        sum += b * gmu[i];
+        dmat[row + i] = b * gv[i];
+      }
+      gradient.m[a] = sum + p.beta * m[a];
+    }
+    gradient.L.fill(0);
+    for (let a = 0; kl && a < M; a++) {
+      rowDots(dmat, a * n, t, a, n, gradient.L, a * M);
+      for (let b = 0; b <= a; b++) gradient.L[a * M + b] = 2 * gradient.L[a * M + b] + p.beta * L[a * M + b];
+      gradient.L[a * M + a] -= p.beta / L[a * M + a];
+    }
+    gradient.logNoise = 0;
+    gradient.meanConstant = 0;
     return value;
   }
 
@@ -307,13 +432,8 @@ export class SparseGpEvaluator {
     gLU.fill(0);
     if (!kl) return;
     for (let a = 0; a < M; a++) {
-      const ra = a * n;
-      for (let b = 0; b <= a; b++) {
-        const rb = b * n;
-        let sum = 0;
-        for (let i = 0; i < n; i++) sum += dmat[ra + i] * t[rb + i];
-        gLU[a * M + b] = 2 * sum;
-      }
+      rowDots(dmat, a * n, t, a, n, gLU, a * M);
+      for (let b = 0; b <= a; b++) gLU[a * M + b] *= 2;
     }
     // β(tril(Kuu⁻¹L) − diag(1/L_jj)), Kuu⁻¹L = Lk⁻ᵀ X1
     const work = this.work;
@@ -354,22 +474,11 @@ export class SparseGpEvaluator {
     for (let a = 0; a < M; a++) {
       const ra = a * n;
       for (let i = 0; i < n; i++) kufBar[ra + i] = alpha[a] * gmu[i] - 2 * dmat[ra + i];
-      for (let b = 0; b < M; b++) {
-        const f = 2 * ks[a * M + b];
-        if (f === 0) continue;
-        const rb = b * n;
-        for (let i = 0; i < n; i++) kufBar[ra + i] += f * dmat[rb + i];
-      }
+      accumulateRows(kufBar, ra, dmat, 0, M, n, ks, a * M, 1, 2);
     }
     for (let a = 0; a < M; a++) {
-      const ra = a * n;
-      for (let b = 0; b <= a; b++) {
-        const rb = b * n;
-        let sum = 0;
-        for (let i = 0; i < n; i++) sum += c[ra + i] * dmat[rb + i];
-        w[a * M + b] = sum;
-        w[b * M + a] = sum;
-      }
+      rowDots(c, a * n, dmat, a, n, w, a * M);
+      for (let b = 0; b < a; b++) w[b * M + a] = w[a * M + b];
     }
     const half = 0.5 * p.beta;
     for (let a = 0; a < M; a++) {
