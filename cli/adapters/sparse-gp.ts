@@ -18,7 +18,7 @@ const FAMILY: { readonly [name in SparseGpLikelihoodName]: { id: string; likelih
   poisson: { id: 'sparse-gp-count', likelihoods: ['poisson'] },
 };
 const TRAINING_KEYS = ['iterations', 'batchSize', 'window', 'tolerance'];
-const MODEL_KEYS = ['likelihood', 'M', 'beta', 'kernel', 'noiseVariance', 'Z', 'fixed', 'seed', 'learningRate', 'whitened', 'estimator', 'samples', 'jitter', 'mean'];
+const MODEL_KEYS = ['likelihood', 'M', 'beta', 'kernel', 'noiseVariance', 'Z', 'zInit', 'fixed', 'seed', 'learningRate', 'whitened', 'estimator', 'samples', 'jitter', 'mean'];
 
 /**
  * `vbstream fit --model sgp-elbo | sgp-dlm | sgp-sq-dlm`: trains a sparse GP on all rows (minibatches in file

@@ -140,6 +140,19 @@ describe('sparse GP families', () => {
     expect(model.sample(rng).length).toBe(6);
   });
 
+  it('Z comes from the first batch: its first M rows with zInit "first", distinct rows by k-means++ otherwise', () => {
+    const data = regression(50, 2, 10);
+    const first = sparseGpFamily.create(2, { M: 5, zInit: 'first', fixed: ['Z'] }) as import('../../src/models/sparse-gp/model.js').SparseGpModel;
+    first.update({ ...slice(data, 0, 50) });
+    expect(Array.from(first.hyperparameters().Z)).toEqual(Array.from(data.x.subarray(0, 10)));
+    const seeded = sparseGpFamily.create(2, { M: 5, fixed: ['Z'] }) as import('../../src/models/sparse-gp/model.js').SparseGpModel;
+    seeded.update({ ...slice(data, 0, 50) });
+    const Z = seeded.hyperparameters().Z;
+    const rows = new Set(Array.from({ length: 5 }, (_, a) => `${Z[2 * a]},${Z[2 * a + 1]}`));
+    expect(rows.size).toBe(5);
+    for (const row of rows) expect(Array.from({ length: 50 }, (_, i) => `${data.x[2 * i]},${data.x[2 * i + 1]}`)).toContain(row);
+  });
+
   it('every CLI family id is in the registry with its task', () => {
     expect(getFamily('sparse-gp').task).toBe('regression');
     expect(getFamily('sparse-gp-classifier').task).toBe('classification');

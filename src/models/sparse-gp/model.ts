@@ -146,11 +146,12 @@ export class SparseGpModel implements OnlineModel {
     };
   }
 
-  /** Sets Z from `source` rows (k-means++ when it has more rows than M) and q to the prior: m = 0, L = I (whitened) or chol(Kuu). */
+  /** Sets Z from `source` rows (k-means++, or its first M rows with `zInit: "first"`) and q to the prior: m = 0, L = I (whitened) or chol(Kuu). */
   private initialise(source: Float64Array, rows: number): void {
     const { layout, theta, options: o, dim } = this.state;
     const Z = theta.subarray(layout.z, layout.z + o.M * dim);
     if (o.Z !== null) Z.set(source);
+    else if (o.zInit === 'first' && rows >= o.M) Z.set(source.subarray(0, o.M * dim));
     else kmeansPlusPlus(source, rows, dim, o.M, this.state.rng, Z);
     theta.fill(0, 0, layout.kernel);
     if (!o.whitened) {

@@ -23,6 +23,8 @@ export interface SparseGpOptions {
   readonly mean?: 'zero' | 'constant';
   /** Inducing inputs M×d; by default chosen from the first batch by k-means++ seeding. */
   readonly Z?: readonly (readonly number[])[];
+  /** How Z is chosen from the first batch when not given: k-means++ seeding (default) or its first M rows (GPyTorch's demo). */
+  readonly zInit?: 'kmeans++' | 'first';
   readonly fixed?: readonly SparseGpFixedGroup[];
   /** q over whitened v (u = Lk v; default) or over u. */
   readonly whitened?: boolean;
@@ -49,6 +51,7 @@ export interface ResolvedSparseGpOptions {
   readonly noiseVariance: number;
   readonly mean: 'zero' | 'constant';
   readonly Z: number[][] | null;
+  readonly zInit: 'kmeans++' | 'first';
   readonly fixed: SparseGpFixedGroup[];
   readonly whitened: boolean;
   readonly jitter: number;
@@ -58,7 +61,7 @@ export interface ResolvedSparseGpOptions {
   readonly seed: number;
 }
 
-const KEYS = ['likelihood', 'objective', 'estimator', 'samples', 'M', 'beta', 'kernel', 'noiseVariance', 'mean', 'Z', 'fixed', 'whitened', 'jitter', 'learningRate', 'stepsPerUpdate', 'dataSize', 'seed'];
+const KEYS = ['likelihood', 'objective', 'estimator', 'samples', 'M', 'beta', 'kernel', 'noiseVariance', 'mean', 'Z', 'zInit', 'fixed', 'whitened', 'jitter', 'learningRate', 'stepsPerUpdate', 'dataSize', 'seed'];
 
 /** Checks the options (unknown keys, ranges, shapes), throwing {@link ConfigError} naming the field and value. */
 export function resolveSparseGpOptions(dim: number, options: SparseGpOptions, likelihoods: readonly SparseGpLikelihoodName[]): ResolvedSparseGpOptions {
@@ -101,6 +104,7 @@ export function resolveSparseGpOptions(dim: number, options: SparseGpOptions, li
     noiseVariance: optionChecks.positive('noiseVariance', options.noiseVariance, 1),
     mean: optionChecks.oneOf('mean', options.mean, 'zero', ['zero', 'constant'] as const),
     Z,
+    zInit: optionChecks.oneOf('zInit', options.zInit, 'kmeans++', ['kmeans++', 'first'] as const),
     fixed: [...fixed],
     whitened: optionChecks.boolean('whitened', options.whitened, true),
     jitter: optionChecks.nonNegative('jitter', options.jitter, 1e-6),
