@@ -185,24 +185,31 @@ export class SparseGpModel implements OnlineModel {
     this.checkLabels(batch);
     if (batch.n === 0) return { records: 0, iterations: 0 };
     const s = this.state;
-    const rngState = s.rng.getState();
-    const wasInitialised = s.initialised;
-    const { steps, lastObjective } = s;
-    this.saveBackup();
-    try {
+    this.atomically(() => {
       if (!s.initialised) this.initialise(batch.x, batch.n);
       const dataSize = s.options.dataSize ?? s.records + batch.n;
       for (let k = 0; k < s.options.stepsPerUpdate; k++) this.step(batch.x, batch.y, batch.n, dataSize / batch.n);
+    });
+    s.records += batch.n;
+    return { records: batch.n, objective: s.lastObjective, iterations: s.options.stepsPerUpdate };
+  }
+
+  /** Runs `work`; if it throws, θ, Adam, the generator and the counters are put back as they were. */
+  private atomically(work: () => void): void {
+    const s = this.state;
+    const rngState = s.rng.getState();
+    const { initialised, steps, lastObjective } = s;
+    this.saveBackup();
+    try {
+      work();
     } catch (error) {
       this.restoreBackup();
       s.rng = Rng.fromState(rngState);
-      s.initialised = wasInitialised;
+      s.initialised = initialised;
       s.steps = steps;
       s.lastObjective = lastObjective;
       throw error;
     }
-    s.records += batch.n;
-    return { records: batch.n, objective: s.lastObjective, iterations: s.options.stepsPerUpdate };
   }
 
   /** One optimiser step on (x, y) with the data term scaled by `scale`; returns the objective before the step. */
@@ -242,7 +249,7 @@ export class SparseGpModel implements OnlineModel {
   /**
    * Batch training on (x, y) (n rows): minibatches of `batchSize` in file order, cycling, one Adam step
    * each with the n/B scaling, until the stopping rule holds on the per-record objective (objective/n,
-   * as GPyTorch scales it) or `maxIterations` steps. The records count once. Returns the steps taken.
+   * as GPyTorch scales it) or `maxIterations` steps. The records count once; an error leaves the model untouched.
    */
   fit(x: Float64Array, y: Float64Array, n: number, settings: { batchSize?: number; maxIterations?: number; window?: number; tolerance?: number } = {}): { iterations: number; converged: boolean } {
     const d = this.state.dim;
@@ -251,17 +258,19 @@ export class SparseGpModel implements OnlineModel {
     const batchSize = Math.min(n, settings.batchSize ?? n);
     const rule = new StoppingRule(settings.window ?? 50, settings.tolerance ?? 1e-4);
     const maxIterations = settings.maxIterations ?? 5000;
-    if (!this.state.initialised) this.initialise(x, n);
-    let start = 0;
     let iterations = 0;
     let converged = false;
-    while (iterations < maxIterations && !converged) {
-      const size = Math.min(batchSize, n - start);
-      const value = this.step(x.subarray(start * d, (start + size) * d), y.subarray(start, start + size), size, n / size);
-      iterations += 1;
-      converged = rule.push(value / n);
-      start = start + size >= n ? 0 : start + size;
-    }
+    this.atomically(() => {
+      if (!this.state.initialised) this.initialise(x, n);
+      let start = 0;
+      while (iterations < maxIterations && !converged) {
+        const size = Math.min(batchSize, n - start);
+        const value = this.step(x.subarray(start * d, (start + size) * d), y.subarray(start, start + size), size, n / size);
+        iterations += 1;
+        converged = rule.push(value / n);
+        start = start + size >= n ? 0 : start + size;
+      }
+    });
     this.state.records += n;
     return { iterations, converged };
   }
