@@ -17,3 +17,10 @@ export { BernoulliLogitMonteCarlo } from './likelihoods/bernoulli-logit-monte-ca
 export * from './models/vi-per/index.js';
 export * from './models/direct/index.js';
 export { RandomFourierFeatures } from './features/random-fourier-features.js';
+export * from './models/sparse-gp/index.js';
+export * from './models/gp-exact/index.js';
+export { RbfKernel } from './kernels/rbf-kernel.js';
+export { GaussianLikelihood } from './likelihoods/gaussian-likelihood.js';
+export { BernoulliProbitLikelihood } from './likelihoods/bernoulli-probit-likelihood.js';
+export { PoissonLikelihood } from './likelihoods/poisson-likelihood.js';
+export type { PointwiseLikelihood } from './likelihoods/pointwise-likelihood.js';

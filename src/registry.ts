@@ -3,6 +3,8 @@ import type { FamilyDescriptor } from './core/family-descriptor.js';
 import { pgLogitFamily } from './models/pg-logit/index.js';
 import { vbLinearArdFamily, vbLinearFamily } from './models/vb-linear/index.js';
 import { directFamily, directLogitFamily } from './models/direct/index.js';
+import { gpExactFamily } from './models/gp-exact/index.js';
+import { sparseGpClassifierFamily, sparseGpCountFamily, sparseGpFamily } from './models/sparse-gp/index.js';
 import { vbLogitArdFamily, vbLogitFamily, vbLogitOnlineFamily } from './models/vb-logit/index.js';
 import { viGaussHermiteFamily, viMonteCarloFamily, viPerFamily, viPerMeanFieldFamily } from './models/vi-per/index.js';
 
@@ -21,6 +23,10 @@ export const families: ReadonlyMap<string, FamilyDescriptor> = new Map<string, F
     viMonteCarloFamily,
     directFamily,
     directLogitFamily,
+    sparseGpFamily,
+    sparseGpClassifierFamily,
+    sparseGpCountFamily,
+    gpExactFamily,
   ].map((family): [string, FamilyDescriptor] => [family.id, family]),
 );
 

@@ -3,6 +3,8 @@ import type { FitAdapter } from '../fit-adapter.js';
 import { pgCaviAdapter, pgSviAdapter } from './pg-logit.js';
 import { directLogitAdapter } from './direct-logit.js';
 import { directAdapter } from './direct.js';
+import { gpExactAdapter } from './gp-exact.js';
+import { sgpDlmAdapter, sgpElboAdapter, sgpSqDlmAdapter } from './sparse-gp.js';
 import { vbLinearAdapter, vbLinearArdAdapter } from './vb-linear.js';
 import { vbLogitAdapter, vbLogitArdAdapter, vbLogitOnlineAdapter } from './vb-logit.js';
 import { viGaussHermiteAdapter, viMonteCarloAdapter, viPerAdapter, viPerMeanFieldAdapter } from './vi-per.js';
@@ -23,6 +25,10 @@ export const fitAdapters: ReadonlyMap<string, FitAdapter> = new Map(
     viMonteCarloAdapter,
     directAdapter,
     directLogitAdapter,
+    sgpElboAdapter,
+    sgpDlmAdapter,
+    sgpSqDlmAdapter,
+    gpExactAdapter,
   ].map((adapter): [string, FitAdapter] => [adapter.id, adapter]),
 );
 

@@ -1,0 +1,113 @@
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseNumericCsv } from '../connectors/file/parse-numeric-csv.js';
+import { SparseGpModel } from '../src/models/sparse-gp/model.js';
+import type { SparseGpOptions } from '../src/models/sparse-gp/options.js';
+import { Rng } from '../src/rng/rng.js';
+import { medianMs } from './measure.js';
+
+/**
+ * Sparse-GP benchmarks (printed, never asserted): the cost of one minibatch step at B = 1,000, M = 100,
+ * d = 8; test NLL / MSE against time on the reference regression benchmark for the ELBO and the DLM
+ * (fixed hyperparameters to convergence, as the anchors, and everything learned); the VI-PER
+ * classification example (probit ELBO / DLM and logit ELBO through the VI-PER bound).
+ */
+const reference = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'shared', 'reference', 'sgp');
+
+function oneInput(file: string): { x: Float64Array; y: Float64Array; n: number } {
+  const t = parseNumericCsv(readFileSync(resolve(reference, file), 'utf8'), file);
+  const w = t.columns.length;
+  const xi = t.columns.indexOf('x');
+  const yi = t.columns.indexOf('y');
+  return { x: Float64Array.from({ length: t.rows }, (_, i) => t.values[i * w + xi]), y: Float64Array.from({ length: t.rows }, (_, i) => t.values[i * w + yi]), n: t.rows };
+}
+
+function stepTiming(): void {
+  const B = 1000;
+  const d = 8;
+  const rng = Rng.fromSeed(1);
+  const x = Float64Array.from({ length: B * d }, () => rng.normal());
+  const y = Float64Array.from({ length: B }, (_, i) => Math.sin(x[i * d]) + 0.1 * rng.normal());
+  console.log('one minibatch step, B = 1,000, M = 100, d = 8 (median of 7, ms):');
+  const variants: [string, SparseGpOptions][] = [
+    ['ELBO, whitened, q(u) only (kernel, noise, Z fixed)', { fixed: ['kernel', 'noise', 'Z'] }],
+    ['ELBO, whitened, everything learned (RBF-ARD, Z)', { kernel: { type: 'rbf-ard' } }],
+    ['DLM, unwhitened, everything learned (RBF-ARD, Z)', { objective: 'dlm', whitened: false, kernel: { type: 'rbf-ard' } }],
+  ];
+  for (const [label, options] of variants) {
+    const model = SparseGpModel.create('sparse-gp', d, { M: 100, ...options }, ['gaussian']);
+    model.fit(x, y, B, { maxIterations: 1 });
+    console.log(`  ${label}: ${medianMs(() => model.step(x, y, B, 10), 7).toFixed(1)} ms`);
+  }
+}
+
+function regression(): void {
+  const anchors = JSON.parse(readFileSync(resolve(reference, 'benchmark_anchors.json'), 'utf8')).regression;
+  const train = oneInput('regression_train.csv');
+  const test = oneInput('regression_test.csv');
+  const t = anchors.titsias_fixed_Z;
+  const metrics = (model: SparseGpModel, noise: number) => {
+    const p = model.predictLatent(test.x, test.n);
+    let nll = 0;
+    let mse = 0;
+    for (let i = 0; i < test.n; i++) {
+      const v = p.variance[i] + noise;
+      nll += 0.5 * (Math.log(2 * Math.PI * v) + (test.y[i] - p.mean[i]) ** 2 / v);
+      mse += (test.y[i] - p.mean[i]) ** 2;
+    }
+    return { nll: nll / test.n, mse: mse / test.n };
+  };
+  console.log('\nregression benchmark, fixed hyperparameters and Z at the Titsias optimum (Adam lr 0.05, full batch, up to 5,000 steps, stopping rule I = 50 with tolerance 1e-7 on objective/n):');
+  for (const [objective, beta, key] of [['elbo', 1, 'elbo_beta1'], ['elbo', 0.1, 'elbo_beta0.1'], ['dlm', 1, 'dlm_beta1'], ['dlm', 0.1, 'dlm_beta0.1']] as const) {
+    const model = SparseGpModel.create('sparse-gp', 1, {
+      objective, beta, M: 20, Z: Array.from({ length: 20 }, (_, i) => [-3 + (6 * i) / 19]), kernel: { variance: t.s ** 2, lengthscale: t.ell },
+      noiseVariance: t.sn ** 2, fixed: ['kernel', 'noise', 'Z'], learningRate: 0.05,
+    }, ['gaussian']);
+    const start = performance.now();
+    const fit = model.fit(train.x, train.y, train.n, { maxIterations: 5000, window: 50, tolerance: 1e-7 });
+    const ms = performance.now() - start;
+    const m = metrics(model, t.sn ** 2);
+    const a = anchors.fixed_hyper_fits[key];
+    console.log(`  ${objective} β=${beta}: ${fit.iterations} steps (${fit.converged ? 'converged' : 'cap'}) in ${ms.toFixed(0)} ms; objective ${model.objectiveValue(train.x, train.y, train.n).toFixed(4)} (anchor ${a.objective_min.toFixed(4)}); `
+      + `test NLL ${m.nll.toFixed(5)} (anchor ${a.test_nll.toFixed(5)}, ${(100 * (m.nll / a.test_nll - 1)).toFixed(2)}%), MSE ${m.mse.toFixed(5)} (anchor ${a.test_mse.toFixed(5)}, ${(100 * (m.mse / a.test_mse - 1)).toFixed(2)}%)`);
+  }
+  console.log('\nregression benchmark, everything learned (s², ℓ, σ², Z from k-means++, q(u)), M = 20, lr 0.05, minibatch 100: test NLL / MSE vs time');
+  for (const objective of ['elbo', 'dlm'] as const) {
+    const model = SparseGpModel.create('sparse-gp', 1, { objective, M: 20, learningRate: 0.05, dataSize: train.n }, ['gaussian']);
+    const start = performance.now();
+    let line = `  ${objective}:`;
+    for (let epoch = 1; epoch <= 200; epoch++) {
+      for (let i = 0; i < train.n; i += 100) model.update({ x: train.x.subarray(i, i + 100), y: train.y.subarray(i, i + 100), n: 100, d: 1 });
+      if ([5, 25, 100, 200].includes(epoch)) {
+        const m = metrics(model, model.hyperparameters().noiseVariance);
+        line += ` [${epoch} epochs, ${(performance.now() - start).toFixed(0)} ms: NLL ${m.nll.toFixed(4)}, MSE ${m.mse.toFixed(4)}]`;
+      }
+    }
+    console.log(line);
+  }
+  console.log(`  (exact GP anchor: NLL ${anchors.exact_gp.test_nll.toFixed(4)}, MSE ${anchors.exact_gp.test_mse.toFixed(4)})`);
+}
+
+function classification(): void {
+  const anchors = JSON.parse(readFileSync(resolve(reference, 'benchmark_anchors.json'), 'utf8')).classification.fixed_hyper_fits;
+  const train = oneInput('classification_train.csv');
+  const test = oneInput('classification_test.csv');
+  console.log('\nVI-PER classification example (s² = 4, ℓ = 1, Z = linspace(0,5,10) fixed; Adam lr 0.05 to convergence): test NLL');
+  for (const [likelihood, objective, label, key] of [
+    ['bernoulli-probit', 'elbo', 'probit ELBO', 'elbo_beta1'], ['bernoulli-probit', 'dlm', 'probit DLM', 'dlm_beta1'], ['bernoulli-logit', 'elbo', 'logit ELBO (VI-PER bound)', undefined], ['bernoulli-logit', 'dlm', 'logit DLM (Gauss–Hermite)', undefined],
+  ] as const) {
+    const model = SparseGpModel.create('sparse-gp-classifier', 1, {
+      likelihood, objective, M: 10, Z: Array.from({ length: 10 }, (_, i) => [(5 * i) / 9]), kernel: { variance: 4, lengthscale: 1 }, fixed: ['kernel', 'Z'], learningRate: 0.05,
+    }, ['bernoulli-probit', 'bernoulli-logit']);
+    model.fit(train.x, train.y, train.n, { maxIterations: 3000, window: 20, tolerance: 1e-7 });
+    const p = model.predictLatent(test.x, test.n);
+    let nll = 0;
+    for (let i = 0; i < test.n; i++) nll -= model.predictiveFromLatent(p.mean[i], p.variance[i]).logProb(test.y[i]);
+    console.log(`  ${label}: ${(nll / test.n).toFixed(5)}${key === undefined ? '' : ` (anchor ${anchors[key].test_nll.toFixed(5)})`}`);
+  }
+}
+
+stepTiming();
+regression();
+classification();
