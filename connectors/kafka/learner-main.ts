@@ -9,7 +9,7 @@ import { PartitionedLearner } from './partitioned-learner.js';
 
 /** Usage of the partitioned learner service. */
 export const LEARNER_USAGE = `node dist/connectors/kafka/learner-main.js --brokers host:port --topic T --group G --family vb-linear --dim D
-    [--model NAME] [--snapshot-topic T] [--snapshot-every N] [--chunk-size N] [--features a,b,c] [--label y]
+    [--model NAME] [--snapshot-topic T] [--snapshot-every N] [--chunk-size N] [--session-timeout-ms N] [--features a,b,c] [--label y]
     [--max-bytes N] [--family-options '<json>'] [--kill-at snapshot-writing|snapshot-durable|committed:N]
   One model per assigned partition, snapshots to a compacted topic, offsets committed after the
   snapshot is durable. Prints its events as JSON lines; SIGTERM/SIGINT snapshot, commit and exit 0.
@@ -21,7 +21,7 @@ async function main(argv: string[]): Promise<number> {
     args: argv,
     options: {
       brokers: { type: 'string' }, topic: { type: 'string' }, group: { type: 'string' }, family: { type: 'string' }, dim: { type: 'string' },
-      model: { type: 'string' }, 'snapshot-topic': { type: 'string' }, 'snapshot-every': { type: 'string' }, 'chunk-size': { type: 'string' },
+      model: { type: 'string' }, 'snapshot-topic': { type: 'string' }, 'snapshot-every': { type: 'string' }, 'chunk-size': { type: 'string' }, 'session-timeout-ms': { type: 'string' },
       features: { type: 'string' }, label: { type: 'string' }, 'max-bytes': { type: 'string' }, 'family-options': { type: 'string' }, 'kill-at': { type: 'string' },
     },
   });
@@ -53,6 +53,7 @@ async function main(argv: string[]): Promise<number> {
     },
     snapshotEvery: values['snapshot-every'] === undefined ? undefined : Number(values['snapshot-every']),
     chunkSize: values['chunk-size'] === undefined ? undefined : Number(values['chunk-size']),
+    sessionTimeoutMs: values['session-timeout-ms'] === undefined ? undefined : Number(values['session-timeout-ms']),
     onEvent,
   });
   return new Promise<number>((resolveExit) => {

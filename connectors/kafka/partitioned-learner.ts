@@ -28,6 +28,8 @@ export interface PartitionedLearnerOptions {
   readonly schema: Omit<RecordSchema, 'task' | 'requireLabel'>;
   /** Records per partition between snapshots; default 10,000. A caught-up partition is snapshotted too. */
   readonly snapshotEvery?: number;
+  /** Consumer-group session timeout: how long a crashed member holds its partitions; default 30 s. */
+  readonly sessionTimeoutMs?: number;
   /** Records per `update` call (and per heartbeat); default 1,000. */
   readonly chunkSize?: number;
   readonly onEvent?: (event: LearnerEvent) => void;
@@ -90,7 +92,7 @@ export class PartitionedLearner {
     this.producer = this.port.producer({ idempotent: true, maxInFlightRequests: 1 });
     await this.producer.connect();
     this.deadLetters = new DeadLetterSink(this.producer);
-    this.source = new KafkaSource(this.port, { topic: this.options.topic, groupId: this.options.groupId });
+    this.source = new KafkaSource(this.port, { topic: this.options.topic, groupId: this.options.groupId, sessionTimeoutMs: this.options.sessionTimeoutMs });
     this.source.onAssignment((assigned, generation) => {
       for (const p of [...this.states.keys()]) if (!assigned.includes(p)) this.states.delete(p);
       this.options.onEvent?.({ type: 'assigned', partitions: assigned, generation });
