@@ -181,6 +181,7 @@ export class PartitionedLearner {
       batch.resolve(messages[i - 1].offset);
       if (state.sinceSnapshot >= this.snapshotEvery) await this.checkpoint(p, state, source);
       await batch.heartbeat();
+      await new Promise<void>((resume) => setImmediate(resume)); // let timers and I/O run between chunks
     }
     if (state.nextOffset !== null && state.nextOffset >= batch.highWatermark && state.nextOffset !== state.snapshotOffset && batch.active()) {
       await this.checkpoint(p, state, source);

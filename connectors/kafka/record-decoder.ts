@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { ConfigError } from '../../src/core/config-error.js';
 import type { FamilyDescriptor } from '../../src/core/family-descriptor.js';
 import type { DeadLetterReason } from './dead-letter-reason.js';
@@ -39,7 +40,6 @@ export class RecordDecoder {
   failure: DecodeFailure = { reason: 'empty', detail: '' };
   private readonly labelField: string;
   private readonly maxBytes: number;
-  private readonly text = new TextDecoder('utf-8', { fatal: true });
 
   constructor(readonly schema: RecordSchema) {
     if (!(Number.isInteger(schema.dim) && schema.dim > 0)) throw new ConfigError('schema.dim must be a positive integer', { field: 'dim', value: schema.dim });
@@ -58,9 +58,10 @@ export class RecordDecoder {
   decode(value: Buffer | null, x: Float64Array, offset: number): number | undefined {
     if (value === null || value.length === 0) return this.fail('empty', 'record has no value');
     if (value.length > this.maxBytes) return this.fail('oversize', `value is ${value.length} bytes, limit ${this.maxBytes}`);
+    if (!isUtf8(value)) return this.fail('bad-json', 'value is not valid UTF-8');
     let parsed: unknown;
     try {
-      parsed = JSON.parse(this.text.decode(value));
+      parsed = JSON.parse(value.toString('utf8'));
     } catch (error) {
       return this.fail('bad-json', error instanceof Error ? error.message : String(error));
     }

@@ -60,7 +60,7 @@ export async function createTopic(admin: AdminPort, topic: string, partitions: n
 }
 
 /** Produces `values[i]` to partition i mod `partitions`, in order, in sends of `chunk` records. */
-export async function produceValues(port: KafkaPort, topic: string, values: readonly (string | Buffer | null)[], partitions: number, chunk = 5000): Promise<void> {
+export async function produceValues(port: KafkaPort, topic: string, values: readonly (string | Buffer | null)[], partitions: number, chunk = 1000): Promise<void> {
   const producer = port.producer();
   await producer.connect();
   for (let start = 0; start < values.length; start += chunk) {
