@@ -8,7 +8,7 @@ import type { LearnerEvent } from './learner-event.js';
 import { PartitionedLearner } from './partitioned-learner.js';
 
 /** Usage of the partitioned learner service. */
-export const LEARNER_USAGE = `node dist/connectors/kafka/learner-main.js --brokers host:port --topic T --group G --family vb-linear --dim D
+const LEARNER_USAGE = `node dist/connectors/kafka/learner-main.js --brokers host:port --topic T --group G --family vb-linear --dim D
     [--model NAME] [--snapshot-topic T] [--snapshot-every N] [--chunk-size N] [--session-timeout-ms N] [--features a,b,c] [--label y]
     [--max-bytes N] [--family-options '<json>'] [--kill-at snapshot-writing|snapshot-durable|committed:N]
   One model per assigned partition, snapshots to a compacted topic, offsets committed after the

@@ -48,11 +48,9 @@ export class PosteriorCombiner {
     return { model: global, offsets, records: global.recordsSeen, version };
   }
 
-  /** Combines and saves the global posterior under `model/global`; returns it. */
-  async publish(partitions: readonly number[]): Promise<GlobalPosterior> {
-    const combined = await this.combine(partitions);
+  /** Saves a combined posterior under `model/global` (offsets, records and version in its `meta`). */
+  async publish(combined: GlobalPosterior): Promise<void> {
     const meta = { model: this.options.model, topic: this.options.topic, offsets: combined.offsets, records: combined.records, version: combined.version };
     await this.store.save(snapshotKey(this.options.model, 'global'), encodeSnapshot(combined.model.snapshot(), meta));
-    return combined;
   }
 }

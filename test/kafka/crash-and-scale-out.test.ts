@@ -3,8 +3,9 @@ import type { VbLinearModel } from '../../src/models/vb-linear/model.js';
 import type { AdminPort, KafkaPort } from '../../connectors/kafka/kafka-port.js';
 import { KafkaSnapshotStore } from '../../connectors/kafka/kafka-snapshot-store.js';
 import { PosteriorCombiner } from '../../connectors/kafka/posterior-combiner.js';
+import { readGlobalPosterior } from '../../connectors/kafka/read-global-posterior.js';
 import { expectClose } from '../helpers/close.js';
-import { batchFit, brokerPort, createTopic, LearnerProcess, produceValues, type ProducedData, recordJson, snapshotsAtEnd, syntheticData, unique, waitFor } from './helpers.js';
+import { batchFit, brokerPort, createTopic, ServiceProcess, produceValues, type ProducedData, recordJson, snapshotsAtEnd, syntheticData, unique, waitFor } from './helpers.js';
 
 const N = 40_000;
 const D = 5;
@@ -55,13 +56,13 @@ describe('learner service processes against the real broker (vb-linear, exact)',
   ])('SIGKILL %s, restart: the final posterior equals an uninterrupted run (1e-10) and every record counts once', async (_, killAt) => {
     const group = unique('crash-group');
     const snapshots = unique('crash-snapshots');
-    const first = new LearnerProcess([...args(group, snapshots), '--kill-at', killAt]);
+    const first = new ServiceProcess([...args(group, snapshots), '--kill-at', killAt]);
     const exit = await first.exited;
     expect(exit.signal, first.stderr).toBe('SIGKILL');
     const lastWritten = first.events.filter((e) => e.type === 'snapshot-writing').at(-1);
     expect(lastWritten).toBeDefined();
 
-    const second = new LearnerProcess(args(group, snapshots));
+    const second = new ServiceProcess(args(group, snapshots));
     await expectExactFinalPosterior(topic, snapshots, N, reference);
     expect(await second.stop()).toEqual({ code: 0, signal: null });
     const restored = second.events.filter((e) => e.type === 'restored');
@@ -81,26 +82,38 @@ describe('learner service processes against the real broker (vb-linear, exact)',
     const group = unique('scale-group');
     const snapshots = unique('scale-snapshots');
     const processArgs = ['--topic', liveTopic, '--group', group, '--model', 'lin', '--family', 'vb-linear', '--dim', String(D), '--snapshot-topic', snapshots, '--snapshot-every', '1000', '--chunk-size', '250', '--session-timeout-ms', '6000'];
-    const a = new LearnerProcess(processArgs);
-    let b: LearnerProcess | undefined;
+    const combiner = new ServiceProcess<{ type: 'published'; version: string; records: number }>(['--topic', liveTopic, '--model', 'lin', '--family', 'vb-linear', '--dim', String(D), '--snapshot-topic', snapshots, '--every-ms', '500'], 'combiner-main.js');
+    const a = new ServiceProcess(processArgs);
+    let b: ServiceProcess | undefined;
     // The stream keeps flowing (2,000 records every 250 ms) while B joins and the group rebalances.
     for (let start = 0; start < n; start += 2000) {
       await produceValues(port, liveTopic, values.slice(start, start + 2000).map(String), 4);
-      if (start === 8000) b = new LearnerProcess(processArgs);
+      if (start === 8000) b = new ServiceProcess(processArgs);
       await new Promise((r) => setTimeout(r, 250));
     }
     expect(b).toBeDefined();
-    await waitFor(() => (b as LearnerProcess).events.some((e) => e.type === 'committed'), 'the second process to commit', 120_000);
+    await waitFor(() => (b as ServiceProcess).events.some((e) => e.type === 'committed'), 'the second process to commit', 120_000);
     // Record i went to partition i mod 4 in order, so per-partition order matches the producer's.
-    await expectExactFinalPosterior(liveTopic, snapshots, n, batchFit('vb-linear', live) as VbLinearModel);
-    const [exitA, exitB] = await Promise.all([a.stop(), (b as LearnerProcess).stop()]);
+    const expected = batchFit('vb-linear', live) as VbLinearModel;
+    await expectExactFinalPosterior(liveTopic, snapshots, n, expected);
+    // The combiner service publishes the global posterior; a scoring service reads it from the snapshot topic.
+    const finalVersion = [0, 1, 2, 3].map((p) => `${p}:${n / 4}`).join(',');
+    await waitFor(() => combiner.events.some((e) => e.version === finalVersion), 'the combiner to publish the final version', 60_000);
+    expect(await combiner.stop(), combiner.stderr).toEqual({ code: 0, signal: null });
+    const store = await KafkaSnapshotStore.open(port, { topic: snapshots });
+    const published = await readGlobalPosterior(store, 'lin');
+    await store.close();
+    expect(published?.version).toBe(finalVersion);
+    expect(published?.records).toBe(n);
+    expectClose((published?.model as VbLinearModel).posterior().w, expected.posterior().w, TIGHT, 'published w_N');
+    const [exitA, exitB] = await Promise.all([a.stop(), (b as ServiceProcess).stop()]);
     expect(exitA, a.stderr).toEqual({ code: 0, signal: null });
-    expect(exitB, (b as LearnerProcess).stderr).toEqual({ code: 0, signal: null });
+    expect(exitB, (b as ServiceProcess).stderr).toEqual({ code: 0, signal: null });
     const assignmentsOfA = a.events.filter((e) => e.type === 'assigned');
     expect(assignmentsOfA.length).toBeGreaterThanOrEqual(2);
     expect(assignmentsOfA[0].type === 'assigned' && assignmentsOfA[0].partitions).toEqual([0, 1, 2, 3]);
     const lastOfA = assignmentsOfA.at(-1);
-    const lastOfB = (b as LearnerProcess).events.filter((e) => e.type === 'assigned').at(-1);
+    const lastOfB = (b as ServiceProcess).events.filter((e) => e.type === 'assigned').at(-1);
     const shareA = lastOfA?.type === 'assigned' ? lastOfA.partitions : [];
     const shareB = lastOfB?.type === 'assigned' ? lastOfB.partitions : [];
     expect(shareA.length).toBeGreaterThan(0);

@@ -48,7 +48,9 @@ describe('one consumer process, 200k records on 4 partitions (real broker)', () 
     for (const { partition, high } of ends) expect(committed.partitions.find((p) => p.partition === partition)?.offset).toBe(high);
     expect(learner.recordsApplied).toBe(200_000);
 
-    const global = await new PosteriorCombiner(store, { model: 'lin', family: 'vb-linear', dim: 10, topic }).publish([0, 1, 2, 3]);
+    const combiner = new PosteriorCombiner(store, { model: 'lin', family: 'vb-linear', dim: 10, topic });
+    const global = await combiner.combine([0, 1, 2, 3]);
+    await combiner.publish(global);
     expect(global.records).toBe(200_000);
     expect(global.version).toBe('0:50000,1:50000,2:50000,3:50000');
     expectSamePosterior(global.model as VbLinearModel, batchFit('vb-linear', data) as VbLinearModel);

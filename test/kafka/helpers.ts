@@ -104,38 +104,30 @@ export async function snapshotsAtEnd(admin: AdminPort, store: KafkaSnapshotStore
   return true;
 }
 
-/** A learner service child process (dist/connectors/kafka/learner-main.js) and its events. */
-export class LearnerProcess {
-  readonly events: LearnerEvent[] = [];
+/** A service child process (dist/connectors/kafka/<script>, on the suite's broker) and the JSON-line events it prints. */
+export class ServiceProcess<E extends { readonly type: string } = LearnerEvent> {
+  readonly events: E[] = [];
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   stderr = '';
   private readonly child: ChildProcess;
 
-  constructor(args: readonly string[]) {
-    this.child = spawn(process.execPath, [join(repoRoot, 'dist/connectors/kafka/learner-main.js'), '--brokers', inject('kafkaBootstrap'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  constructor(args: readonly string[], script = 'learner-main.js') {
+    this.child = spawn(process.execPath, [join(repoRoot, 'dist/connectors/kafka', script), '--brokers', inject('kafkaBootstrap'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let buffered = '';
     this.child.stdout?.on('data', (chunk: Buffer) => {
       buffered += chunk.toString('utf8');
       const lines = buffered.split('\n');
       buffered = lines.pop() ?? '';
-      for (const line of lines) if (line.trim() !== '') this.events.push(JSON.parse(line) as LearnerEvent);
+      for (const line of lines) if (line.trim() !== '') this.events.push(JSON.parse(line) as E);
     });
     this.child.stderr?.on('data', (chunk: Buffer) => { this.stderr += chunk.toString('utf8'); });
     this.exited = new Promise((resolve) => this.child.once('exit', (code, signal) => resolve({ code, signal })));
   }
 
-  count(type: LearnerEvent['type']): number {
-    return this.events.filter((e) => e.type === type).length;
-  }
-
-  /** SIGTERM (graceful: snapshot, commit, exit 0) and wait. */
+  /** SIGTERM (graceful: the learner snapshots and commits) and wait for the exit. */
   async stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
     this.child.kill('SIGTERM');
     return this.exited;
-  }
-
-  kill(): void {
-    this.child.kill('SIGKILL');
   }
 }
 
