@@ -1,0 +1,17 @@
+import type { AdminPort } from './kafka-port.js';
+
+/**
+ * Creates `topic` if it does not exist (with `partitions` partitions, replication 1 and the given
+ * topic configs, e.g. `cleanup.policy=compact`) and waits for its leaders. An existing topic is
+ * left as it is.
+ */
+export async function ensureTopic(admin: AdminPort, topic: string, options: { partitions?: number; config?: { [name: string]: string } } = {}): Promise<void> {
+  if ((await admin.listTopics()).includes(topic)) return;
+  const configEntries = Object.entries(options.config ?? {}).map(([name, value]) => ({ name, value }));
+  try {
+    await admin.createTopics({ topics: [{ topic, numPartitions: options.partitions ?? 1, replicationFactor: 1, configEntries }], waitForLeaders: true });
+  } catch (error) {
+    // Another process may have created it between the listing and the request.
+    if (!(await admin.listTopics()).includes(topic)) throw error;
+  }
+}

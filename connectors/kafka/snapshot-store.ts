@@ -1,0 +1,9 @@
+/**
+ * Where posterior snapshots (the bytes of `encodeSnapshot`, offsets in their `meta`) are kept, by
+ * key. `save` resolves only once the bytes are durable; `latest` returns the last saved bytes of a
+ * key (as of the call), or `undefined` when there are none.
+ */
+export interface SnapshotStore {
+  save(key: string, bytes: Uint8Array): Promise<void>;
+  latest(key: string): Promise<Uint8Array | undefined>;
+}

@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { decodeSnapshot } from '../../../src/core/decode-snapshot.js';
+import { getFamily } from '../../../src/registry.js';
+import { PartitionedLearner } from '../../../connectors/kafka/partitioned-learner.js';
+import type { LearnerEvent } from '../../../connectors/kafka/learner-event.js';
+import { InMemoryKafka, InMemorySnapshotStore } from './in-memory-kafka.js';
+
+const T = 'in';
+const rows = Array.from({ length: 30 }, (_, i) => ({ x: [1, Math.sin(i), Math.cos(3 * i)], y: 0.5 * i - 2 + Math.sin(7 * i) }));
+
+function setup(snapshotEvery = 10): { kafka: InMemoryKafka; store: InMemorySnapshotStore; learner: PartitionedLearner; events: LearnerEvent[] } {
+  const kafka = new InMemoryKafka();
+  kafka.createTopic(T, 1);
+  for (const r of rows) kafka.append(T, 0, JSON.stringify(r));
+  const store = new InMemorySnapshotStore();
+  const events: LearnerEvent[] = [];
+  const learner = new PartitionedLearner(kafka, store, { topic: T, groupId: 'g', model: 'm', family: 'vb-linear', schema: { dim: 3 }, snapshotEvery, chunkSize: 4, onEvent: (e) => events.push(e) });
+  return { kafka, store, learner, events };
+}
+
+function fitted(upTo: number): Float64Array {
+  const model = getFamily('vb-linear').create(3);
+  const x = Float64Array.from(rows.slice(0, upTo).flatMap((r) => r.x));
+  model.update({ x, y: Float64Array.from(rows.slice(0, upTo).map((r) => r.y)), n: upTo, d: 3 });
+  return model.posteriorMean();
+}
+
+function latestState(store: InMemorySnapshotStore): { nextOffset: unknown; records: number; mean: Float64Array } {
+  const { snapshot, meta } = decodeSnapshot(store.saved.at(-1)?.bytes as Uint8Array);
+  const model = getFamily('vb-linear').restore(snapshot);
+  return { nextOffset: meta.nextOffset, records: model.recordsSeen, mean: model.posteriorMean() };
+}
+
+describe('PartitionedLearner delivery logic (in-memory port)', () => {
+  it('commits an offset only after the snapshot holding it is saved, every N records and at the end', async () => {
+    const { kafka, store, learner, events } = setup(10);
+    await learner.start(() => undefined);
+    kafka.join(T, [0]);
+    await kafka.deliver(T, 0, 0);
+    const order = events.filter((e) => e.type === 'snapshot-durable' || e.type === 'committed').map((e) => `${e.type}@${'nextOffset' in e ? e.nextOffset : ''}`);
+    expect(order).toEqual(['snapshot-durable@12', 'committed@12', 'snapshot-durable@24', 'committed@24', 'snapshot-durable@30', 'committed@30']);
+    expect(kafka.committed.get(0)).toBe('30');
+    expect(latestState(store).records).toBe(30);
+  });
+
+  it('after a rejoin, restores the latest snapshot and seeks to its offset when the consumer starts elsewhere; no record counts twice', async () => {
+    const { kafka, store, learner, events } = setup(10);
+    await learner.start(() => undefined);
+    kafka.join(T, [0]);
+    await kafka.deliver(T, 0, 0, 18); // snapshot at 12; records 12..17 applied but not saved
+    expect(latestState(store).nextOffset).toBe(12);
+    kafka.join(T, [0]); // a rebalance: the unsaved progress is dropped, the snapshot is the truth
+    await kafka.deliver(T, 0, 5); // the consumer restarts from an older committed offset
+    expect(kafka.seeks).toEqual([{ partition: 0, offset: '12' }]);
+    expect(events.filter((e) => e.type === 'restored').map((e) => e.type === 'restored' && [e.fromSnapshot, e.nextOffset])).toEqual([[false, null], [true, 12]]);
+    await kafka.deliver(T, 0, 12);
+    const final = latestState(store);
+    expect(final.nextOffset).toBe(30);
+    expect(final.records).toBe(30);
+    const expected = fitted(30);
+    for (let j = 0; j < 3; j++) expect(final.mean[j]).toBeCloseTo(expected[j], 12);
+  });
+
+  it('skips records below the next offset when a batch overlaps what is already applied', async () => {
+    const { kafka, store, learner } = setup(100);
+    await learner.start(() => undefined);
+    kafka.join(T, [0]);
+    await kafka.deliver(T, 0, 0, 20);
+    await kafka.deliver(T, 0, 10); // redelivery of 10..19 (e.g. a retried fetch)
+    expect(latestState(store).records).toBe(30);
+  });
+
+  it('sends a bad record to <topic>.dlq with reason, partition and offset, and leaves the model as if it had not been there', async () => {
+    const kafka = new InMemoryKafka();
+    kafka.createTopic(T, 1);
+    kafka.append(T, 0, JSON.stringify(rows[0]));
+    kafka.append(T, 0, '{"x":[1,2],"y":3}', 'bad');
+    kafka.append(T, 0, JSON.stringify(rows[1]));
+    const store = new InMemorySnapshotStore();
+    const learner = new PartitionedLearner(kafka, store, { topic: T, groupId: 'g', model: 'm', family: 'vb-linear', schema: { dim: 3 } });
+    await learner.start(() => undefined);
+    kafka.join(T, [0]);
+    await kafka.deliver(T, 0, 0);
+    const letters = kafka.topics.get(`${T}.dlq`)?.flat() ?? [];
+    expect(letters).toHaveLength(1);
+    expect(letters[0].key?.toString()).toBe('bad');
+    expect(letters[0].headers).toMatchObject({ 'dlq-reason': 'wrong-width', 'dlq-source-topic': T, 'dlq-source-partition': '0', 'dlq-source-offset': '1' });
+    expect(learner.deadLettersByReason()?.['wrong-width']).toBe(1);
+    const state = latestState(store);
+    expect(state.records).toBe(2);
+    expect(state.nextOffset).toBe(3);
+    expect(Array.from(state.mean)).toEqual(Array.from(fitted(2)));
+  });
+});
