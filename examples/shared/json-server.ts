@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { VbstreamError } from '../../src/core/vbstream-error.js';
+import { HttpError } from './http-error.js';
 
 /** A route handler: the parsed JSON body (undefined for GET) → the JSON reply. */
 export type JsonHandler = (body: unknown) => unknown;
@@ -12,14 +13,12 @@ export interface JsonServerOptions {
   readonly bodyLimit?: number;
 }
 
-class BadRequest extends Error {}
-
 function readBody(request: IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const declared = Number(request.headers['content-length']);
     if (declared > limit) {
       request.resume();
-      reject(new BadRequest(`request body of ${declared} bytes exceeds the limit of ${limit}`));
+      reject(new HttpError(400, `request body of ${declared} bytes exceeds the limit of ${limit}`));
       return;
     }
     const chunks: Buffer[] = [];
@@ -31,7 +30,7 @@ function readBody(request: IncomingMessage, limit: number): Promise<string> {
       over = size > limit;
       if (over) {
         chunks.length = 0;
-        reject(new BadRequest(`request body exceeds the limit of ${limit} bytes`));
+        reject(new HttpError(400, `request body exceeds the limit of ${limit} bytes`));
       } else chunks.push(chunk);
     });
     request.on('end', () => { if (!over) resolve(Buffer.concat(chunks).toString('utf8')); });
@@ -49,7 +48,7 @@ function reply(response: ServerResponse, status: number, body: unknown): void {
  * A small JSON-over-HTTP server on `node:http`. Each request is routed by method and path; POST
  * bodies are read up to `bodyLimit` and parsed as JSON. A body over the limit, bad JSON, or a typed
  * `VbstreamError` from the handler (bad width, non-finite value, unknown id) is answered 400
- * `{error}` naming the problem; an unknown route 404; anything else 500. No request can stop the
+ * `{error}` naming the problem; an `HttpError` with its status; an unknown route 404; anything else 500. No request can stop the
  * server. Call `listen(port, '127.0.0.1')` on the result.
  */
 export function createJsonServer(options: JsonServerOptions): Server {
@@ -66,14 +65,14 @@ export function createJsonServer(options: JsonServerOptions): Server {
       try {
         return JSON.parse(text) as unknown;
       } catch (error) {
-        throw new BadRequest(`body is not valid JSON: ${(error as Error).message}`);
+        throw new HttpError(400, `body is not valid JSON: ${(error as Error).message}`);
       }
     }) : Promise.resolve(undefined);
     body.then(handler).then(
       (result) => reply(response, 200, result),
       (error: unknown) => {
-        const bad = error instanceof BadRequest || (error instanceof VbstreamError && error.kind !== 'numerical' && error.kind !== 'io');
-        reply(response, bad ? 400 : 500, { error: (error as Error).message });
+        const bad = error instanceof VbstreamError && error.kind !== 'numerical' && error.kind !== 'io';
+        reply(response, error instanceof HttpError ? error.status : bad ? 400 : 500, { error: (error as Error).message });
       },
     );
   });
