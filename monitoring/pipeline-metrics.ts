@@ -91,7 +91,7 @@ export class PipelineMetrics {
     });
     this.deadLetters = new Counter({ name: 'vbstream_dead_letters_total', help: 'Records sent to the dead-letter sink, by reason.', labelNames: ['reason'], registers });
     this.consumerLag = new Gauge({ name: 'vbstream_kafka_consumer_lag', help: 'Kafka consumer lag in messages (high watermark minus the committed offset), per topic and partition.', labelNames: ['topic', 'partition'], registers });
-    this.queueDepth = new Gauge({ name: 'vbstream_worker_queue_depth', help: 'Tasks waiting for a worker thread.', registers });
+    this.queueDepth = new Gauge({ name: 'vbstream_worker_queue_depth', help: 'Records waiting for the model (accepted from the source, not yet learned).', registers });
     this.workerBusySeconds = new Counter({ name: 'vbstream_worker_busy_seconds_total', help: 'Seconds worker threads spent running tasks (rate = busy workers).', registers, collect: pull });
     if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix: 'vbstream_' });
   }
@@ -161,7 +161,7 @@ export class PipelineMetrics {
     this.consumerLag.set({ topic, partition: String(partition) }, lag);
   }
 
-  /** Tasks waiting for a worker thread. */
+  /** Records waiting for the model: accepted from the source, not yet learned (the backpressure queue). */
   setQueueDepth(depth: number): void {
     this.queueDepth.set(depth);
   }
