@@ -65,7 +65,8 @@ const model = { model: 'vb-logit-online', partition: '' };
 describe('vbstream run serves metrics and health', () => {
   it('a worker-run pipeline (the embedded default): the worker\'s deltas reach /metrics, /healthz and /readyz answer, SIGINT closes the endpoint', async () => {
     const run = await start(['--metrics-port', '0', '--rate', '20000'], mkdtempSync(join(work, 'worker-')));
-    const samples = await scrapeUntil(run.port, (s) => (value(s, 'vbstream_records_total', { ...model, status: 'learned' }) ?? 0) > 0, 'learned records from the worker');
+    // 5,000 records: the prequential window (the last 1,000) is past the prior's coin flips.
+    const samples = await scrapeUntil(run.port, (s) => (value(s, 'vbstream_records_total', { ...model, status: 'learned' }) ?? 0) >= 5000, '5,000 learned records from the worker');
     expect(run.output()).toMatch(/in a worker thread/);
     expect(value(samples, 'vbstream_update_duration_seconds_count', model)).toBeGreaterThan(0);
     const batches = value(samples, 'vbstream_minibatch_size_count', model)!;
