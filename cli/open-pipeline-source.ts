@@ -17,7 +17,7 @@ export async function openPipelineSource(config: PipelineConfig, positions: { re
       const { type: _, ...options } = source;
       const synthetic = new SyntheticSource({ ...options, startOffset: positions.synthetic ?? 0 });
       const size = source.records === undefined ? 'unbounded' : `${source.records.toLocaleString('en-US')} records`;
-      return { source: synthetic, description: `synthetic ${source.kind} stream (d=${source.dim}, ${size}, seed ${source.seed}${source.drift ? `, drift ${source.drift.scale} every ${source.drift.every}` : ''})` };
+      return { source: synthetic, description: `synthetic ${source.kind} stream (d=${source.dim}, ${size}, seed ${source.seed}${source.drift ? `, drift ${source.drift.scale} every ${source.drift.every}` : ''}${source.rate === undefined ? '' : `, ${source.rate.toLocaleString('en-US')} records/s`})` };
     }
     case 'csv':
       return { source: await openCsvSource({ path: source.path, schema, startOffset: positions[source.path] ?? 0, badRecords }), description: `CSV file ${source.path}` };

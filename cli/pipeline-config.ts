@@ -13,6 +13,15 @@ const syntheticSource = z.strictObject({
   seed: z.int().default(1),
   noise: z.number().positive().optional(),
   drift: z.strictObject({ every: positiveInt(), scale: z.number().positive() }).optional(),
+  /** Records per second; absent: as fast as the pipeline takes them. */
+  rate: z.number().positive().optional(),
+});
+
+const metrics = z.strictObject({
+  /** Port on 127.0.0.1 for /metrics, /healthz and /readyz; 0 picks a free one. */
+  port: z.int().min(0).max(65_535).default(9464),
+  /** Value of the `pipeline` label on every series. */
+  pipeline: z.string().min(1).default('default'),
 });
 
 const pipelineSchema = z.strictObject({
@@ -51,6 +60,8 @@ const pipelineSchema = z.strictObject({
     ]).default({ type: 'stderr' }),
   }).default({ predictions: { type: 'summary' }, badRecords: { type: 'stderr' } }),
   progress: z.strictObject({ everyMs: z.number().positive().default(1000) }).default({ everyMs: 1000 }),
+  /** The monitoring endpoint, or `false` for none. */
+  metrics: z.union([z.literal(false), metrics]).default({ port: 9464, pipeline: 'default' }),
 }).superRefine((config, context) => {
   const stdinWithoutFeatures = config.source.type === 'stdin' && config.schema.features === undefined;
   if (stdinWithoutFeatures) context.addIssue({ code: 'custom', path: ['schema', 'features'], message: 'reading from stdin needs schema.features (the header cannot be read ahead)' });

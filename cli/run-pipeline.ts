@@ -1,4 +1,5 @@
 import { createWriteStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { concatMap, EMPTY, ignoreElements, lastValueFrom, merge, share, tap } from 'rxjs';
@@ -21,6 +22,7 @@ import { SnapshotError } from '../src/core/snapshot-error.js';
 import { getFamily } from '../src/registry.js';
 import { openPipelineSource } from './open-pipeline-source.js';
 import type { PipelineConfig } from './pipeline-config.js';
+import { PipelineMonitor } from './pipeline-monitor.js';
 
 /** How a pipeline run ended. */
 export interface PipelineResult {
@@ -39,8 +41,20 @@ const fixed = (n: number | undefined, digits = 4) => (n === undefined || Number.
  * on `out`, predictions to the configured sink, snapshots to the directory store, bad records to
  * their sink. With `resume`, the model and the source positions come from the latest snapshot.
  * `stop` (Ctrl-C) stops the source; in-flight records are drained and a final snapshot written.
+ * Unless `config.metrics` is false, /metrics, /healthz and /readyz are served on 127.0.0.1 while
+ * it runs; the first line on `out` is the metrics URL.
  */
 export async function runPipeline(config: PipelineConfig, io: { out: Writable; err: Writable; resume: boolean; onSource(stop: () => void): void }): Promise<PipelineResult> {
+  const monitor = config.metrics === false ? undefined : await PipelineMonitor.start(config.metrics, config.model.family);
+  if (monitor !== undefined) io.out.write(`metrics: ${monitor.url} (also /healthz, /readyz)\n`);
+  try {
+    return await runMonitored(config, io, monitor);
+  } finally {
+    await monitor?.close();
+  }
+}
+
+async function runMonitored(config: PipelineConfig, io: { out: Writable; err: Writable; resume: boolean; onSource(stop: () => void): void }, monitor: PipelineMonitor | undefined): Promise<PipelineResult> {
   const { out, err } = io;
   const store = new SnapshotDirectory(resolve(config.snapshots.dir), config.snapshots.keep);
   const family = config.model.family;
@@ -52,6 +66,7 @@ export async function runPipeline(config: PipelineConfig, io: { out: Writable; e
   const badRecords = {
     next(record: BadRecord) {
       bad++;
+      monitor?.rejected(record.error);
       if (badSink !== undefined) void badSink.write({ reason: record.reason, record: record.record });
       else if (bad <= 20) err.write(`bad record: ${record.reason}${bad === 20 ? ' (further bad records are only counted)' : ''}\n`);
     },
@@ -63,11 +78,16 @@ export async function runPipeline(config: PipelineConfig, io: { out: Writable; e
   }
   const options = config.model.options as { [key: string]: JsonValue } | undefined;
   let learner: Learner;
-  if (config.worker) learner = restored !== undefined ? await WorkerLearner.restore(restored.model.snapshot()) : await WorkerLearner.create(family, dim, options);
-  else learner = new InProcessLearner(restored?.model ?? getFamily(family).create(dim, options));
+  if (config.worker) {
+    const worker = { metrics: monitor && { partition: '' } };
+    const remote = restored !== undefined ? await WorkerLearner.restore(restored.model.snapshot(), worker) : await WorkerLearner.create(family, dim, options, worker);
+    monitor?.watch(remote);
+    learner = remote;
+  } else learner = new InProcessLearner(restored?.model ?? getFamily(family).create(dim, options), monitor?.modelMonitor());
+  monitor?.readiness.set('model-restored');
 
   try {
-    return await drive(config, source, learner, store, badRecords, { out, description, onSource: io.onSource, bad: () => bad, previous: restored?.path });
+    return await drive(config, source, learner, store, badRecords, { out, description, onSource: io.onSource, bad: () => bad, previous: restored?.path, monitor });
   } finally {
     if (learner instanceof WorkerLearner) await learner.close();
     await badSink?.close();
@@ -76,15 +96,18 @@ export async function runPipeline(config: PipelineConfig, io: { out: Writable; e
 
 async function drive(
   config: PipelineConfig, source: RecordSource, learner: Learner, store: SnapshotDirectory, badRecords: { next(record: BadRecord): void },
-  ui: { out: Writable; description: string; onSource(stop: () => void): void; bad(): number; previous?: string },
+  ui: { out: Writable; description: string; onSource(stop: () => void): void; bad(): number; previous?: string; monitor?: PipelineMonitor },
 ): Promise<PipelineResult> {
-  const { out } = ui;
+  const { out, monitor } = ui;
   const policy = [config.snapshots.everyRecords && `every ${count(config.snapshots.everyRecords)} records`, config.snapshots.everyMs && `every ${config.snapshots.everyMs / 1000} s`, 'at the end'].filter(Boolean).join(', ');
   out.write(`vbstream run: ${ui.description} → ${learner.family} (d=${learner.dim}) ${config.worker ? 'in a worker thread' : 'in-process'}; minibatch ${config.minibatch.size}; snapshots ${policy} to ${store.dir} (keep ${store.keep})\n`);
   out.write('Ctrl-C stops: in-flight records are learned and a final snapshot is written.\n');
   out.write('    records   records/s   log-loss     brier   sq.error   queue  snapshots     bad\n');
   const valve = new BackpressureValve(source, config.queue.capacity);
-  ui.onSource(() => source.stop());
+  ui.onSource(() => {
+    monitor?.readiness.set('source-consuming', false);
+    source.stop();
+  });
   const startSeen = learner.recordsSeen;
   const started = performance.now();
   let report: PrequentialReport | undefined;
@@ -99,14 +122,20 @@ async function drive(
     out.write(`${count(seen).padStart(11)} ${count(rate).padStart(11)} ${fixed(report?.logLoss).padStart(10)} ${fixed(report?.brier).padStart(9)} ${fixed(report?.squaredError).padStart(10)} ${String(valve.depth).padStart(7)} ${String(saved).padStart(10)} ${String(ui.bad()).padStart(7)}\n`);
   };
   const predictionSink = config.sinks.predictions.type === 'jsonl' ? new JsonlSink(createWriteStream(config.sinks.predictions.path)) : undefined;
-  const events$ = source.records$.pipe(minibatch(config.minibatch.size, config.minibatch.maxWaitMs), learn(learner, { evaluate: true, badRecords, valve }), share());
+  const learned$ = source.records$.pipe(minibatch(config.minibatch.size, config.minibatch.maxWaitMs), learn(learner, { evaluate: true, badRecords, valve }));
+  const events$ = (monitor === undefined ? learned$ : learned$.pipe(tap((event) => monitor.updated(event)))).pipe(share());
   const ticker = setInterval(line, config.progress.everyMs);
   try {
-    await lastValueFrom(merge(
+    const done = lastValueFrom(merge(
       events$.pipe(prequential(), tap((r) => { report = r; }), ignoreElements()),
       events$.pipe(
         snapshots({ everyRecords: config.snapshots.everyRecords, everyMs: config.snapshots.everyMs }),
-        concatMap(async (event) => { lastSnapshot = await store.save(event); saved++; }),
+        concatMap(async (event) => {
+          const path = await store.save(event);
+          if (monitor !== undefined) monitor.snapshotSaved((await stat(path)).size);
+          lastSnapshot = path;
+          saved++;
+        }),
         ignoreElements(),
       ),
       predictionSink === undefined ? EMPTY : events$.pipe(concatMap(async (event) => {
@@ -116,7 +145,10 @@ async function drive(
         }
       }), ignoreElements()),
     ), { defaultValue: undefined });
+    monitor?.readiness.set('source-consuming');
+    await done;
   } finally {
+    monitor?.readiness.set('source-consuming', false);
     clearInterval(ticker);
     await predictionSink?.close();
   }

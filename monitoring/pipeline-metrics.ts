@@ -45,6 +45,7 @@ export class PipelineMetrics {
   private readonly meanNorm: Gauge<ModelLabel>;
   private readonly logDetCovariance: Gauge<ModelLabel>;
   private readonly traceCovariance: Gauge<ModelLabel>;
+  private readonly conditionNumber: Gauge<ModelLabel>;
   private readonly effectiveDataSize: Gauge<ModelLabel>;
   private readonly snapshots: Counter<ModelLabel>;
   private readonly snapshotSize: Gauge<ModelLabel>;
@@ -76,6 +77,7 @@ export class PipelineMetrics {
     this.meanNorm = modelGauge('vbstream_posterior_mean_norm', 'Euclidean norm of the posterior mean of the parameters.');
     this.logDetCovariance = modelGauge('vbstream_posterior_log_det_covariance', 'log det of the posterior covariance.');
     this.traceCovariance = modelGauge('vbstream_posterior_trace_covariance', 'Trace of the posterior covariance.');
+    this.conditionNumber = modelGauge('vbstream_posterior_condition_number', 'Condition number (largest / smallest eigenvalue) of the posterior covariance.');
     this.effectiveDataSize = modelGauge('vbstream_posterior_effective_data_size', 'Records the posterior represents (data size, or effective size after forgetting).');
     this.snapshots = new Counter({ name: 'vbstream_snapshots_total', help: 'Posterior snapshots made durable.', labelNames: MODEL_LABELS, registers, collect: pull });
     this.snapshotSize = modelGauge('vbstream_snapshot_size_bytes', 'Size of the latest snapshot, bytes.');
@@ -89,7 +91,7 @@ export class PipelineMetrics {
     });
     this.deadLetters = new Counter({ name: 'vbstream_dead_letters_total', help: 'Records sent to the dead-letter sink, by reason.', labelNames: ['reason'], registers });
     this.consumerLag = new Gauge({ name: 'vbstream_kafka_consumer_lag', help: 'Kafka consumer lag in messages (high watermark minus the committed offset), per topic and partition.', labelNames: ['topic', 'partition'], registers });
-    this.queueDepth = new Gauge({ name: 'vbstream_worker_queue_depth', help: 'Tasks waiting for a worker thread.', registers });
+    this.queueDepth = new Gauge({ name: 'vbstream_worker_queue_depth', help: 'Records waiting for the model (accepted from the source, not yet learned).', registers });
     this.workerBusySeconds = new Counter({ name: 'vbstream_worker_busy_seconds_total', help: 'Seconds worker threads spent running tasks (rate = busy workers).', registers, collect: pull });
     if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix: 'vbstream_' });
   }
@@ -128,6 +130,7 @@ export class PipelineMetrics {
       this.meanNorm.set(labels, posterior.meanNorm);
       if (posterior.logDetCovariance !== undefined) this.logDetCovariance.set(labels, posterior.logDetCovariance);
       if (posterior.traceCovariance !== undefined) this.traceCovariance.set(labels, posterior.traceCovariance);
+      if (posterior.conditionNumber !== undefined) this.conditionNumber.set(labels, posterior.conditionNumber);
       this.effectiveDataSize.set(labels, posterior.effectiveDataSize);
     }
     if (delta.snapshotSizeBytes !== undefined) this.snapshotSize.set(labels, delta.snapshotSizeBytes);
@@ -158,7 +161,7 @@ export class PipelineMetrics {
     this.consumerLag.set({ topic, partition: String(partition) }, lag);
   }
 
-  /** Tasks waiting for a worker thread. */
+  /** Records waiting for the model: accepted from the source, not yet learned (the backpressure queue). */
   setQueueDepth(depth: number): void {
     this.queueDepth.set(depth);
   }

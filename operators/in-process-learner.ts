@@ -1,13 +1,17 @@
 import type { Batch } from '../src/core/batch.js';
 import type { ModelSnapshot } from '../src/core/model-snapshot.js';
+import type { ModelMonitor } from '../monitoring/model-monitor.js';
 import type { OnlineModel } from '../src/core/online-model.js';
 import { applyBatch } from './apply-batch.js';
 import type { LearnOutcome } from './learn-outcome.js';
 import type { Learner } from './learner.js';
 
-/** A {@link Learner} over a model in this thread: synchronous, so marble tests see no extra ticks. */
+/**
+ * A {@link Learner} over a model in this thread: synchronous, so marble tests see no extra ticks.
+ * With a `monitor`, every learn call is recorded on it.
+ */
 export class InProcessLearner implements Learner {
-  constructor(readonly model: OnlineModel) {}
+  constructor(readonly model: OnlineModel, private readonly monitor?: ModelMonitor) {}
 
   get family(): string {
     return this.model.family;
@@ -22,7 +26,9 @@ export class InProcessLearner implements Learner {
   }
 
   learn(batch: Batch, rows: Float64Array, evaluate: boolean): LearnOutcome {
-    return applyBatch(this.model, batch, rows, evaluate);
+    const outcome = applyBatch(this.model, batch, rows, evaluate);
+    this.monitor?.learned(this.model, outcome, batch.y);
+    return outcome;
   }
 
   snapshot(): ModelSnapshot {

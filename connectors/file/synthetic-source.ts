@@ -13,11 +13,17 @@ export interface SyntheticSourceOptions extends SyntheticOptions {
   readonly chunk?: number;
   /** Skip this many records first (their generation is replayed, so the stream continues exactly). */
   readonly startOffset?: number;
+  /** Records per second (default: as fast as the subscriber takes them). */
+  readonly rate?: number;
 }
+
+/** How long a rate-limited source waits when no record is due yet, ms. */
+const RATE_TICK_MS = 10;
 
 /**
  * A seeded synthetic stream ({@link SyntheticGenerator}) as a {@link RecordSource}: it emits
- * `chunk` records per event-loop turn (`setImmediate`), stops emitting while paused, and completes
+ * `chunk` records per event-loop turn (`setImmediate`) — with `rate`, only the records due by the
+ * clock, waking every 10 ms — stops emitting while paused, and completes
  * after `records` records or on `stop()`. Positions count records, so a restart with
  * `startOffset` = the snapshot's position continues the same stream.
  */
@@ -34,32 +40,50 @@ export class SyntheticSource implements RecordSource {
     this.features = Array.from({ length: options.dim }, (_, j) => (j === 0 && options.kind !== 'gp' ? 'bias' : `x${j + 1}`));
     if (options.records !== undefined && options.records !== Infinity) optionChecks.positiveInteger('records', options.records, Number.NaN);
     optionChecks.positiveInteger('chunk', options.chunk, 512);
+    if (options.rate !== undefined) optionChecks.positive('rate', options.rate, Number.NaN);
     const start = options.startOffset ?? 0;
     if (!Number.isInteger(start) || start < 0) throw new ConfigError('startOffset must be a non-negative integer', { field: 'startOffset', value: start });
   }
 
   readonly records$ = new Observable<LabelledRecord>((subscriber) => {
-    const { dim, records = Infinity, chunk = 512, startOffset = 0 } = this.options;
+    const { dim, records = Infinity, chunk = 512, startOffset = 0, rate = Infinity } = this.options;
     const scratch = new Float64Array(dim);
     while (this.generator.generated < startOffset) this.generator.next(scratch);
-    let handle: NodeJS.Immediate | undefined;
+    let handle: { cancel(): void } | undefined;
+    const later = (wait: number): void => {
+      if (wait === 0) {
+        const immediate = setImmediate(step);
+        handle = { cancel: () => clearImmediate(immediate) };
+      } else {
+        const timeout = setTimeout(step, wait);
+        handle = { cancel: () => clearTimeout(timeout) };
+      }
+    };
+    // With a rate, the clock restarts after each pause, so the records not emitted then are not made up in a burst.
+    let clock = { at: performance.now(), emitted: 0 };
+    const due = (): number => (rate === Infinity ? chunk : Math.min(chunk, Math.floor(((performance.now() - clock.at) * rate) / 1000) - clock.emitted));
     const step = (): void => {
       handle = undefined;
-      for (let k = 0; k < chunk && !this.paused && !this.stopped && this.generator.generated < records; k++) {
+      const allowed = due();
+      for (let k = 0; k < allowed && !this.paused && !this.stopped && this.generator.generated < records; k++) {
         const x = new Float64Array(dim);
         const y = this.generator.next(x);
         const row = this.generator.generated;
+        clock.emitted++;
         subscriber.next({ x, y, row, position: { source: this.name, offset: row } });
       }
       if (this.stopped || this.generator.generated >= records) subscriber.complete();
-      else if (!this.paused) handle = setImmediate(step);
+      else if (!this.paused) later(due() > 0 ? 0 : RATE_TICK_MS);
     };
     this.wake = () => {
-      if (handle === undefined && !subscriber.closed) handle = setImmediate(step);
+      if (handle === undefined && !subscriber.closed) {
+        clock = { at: performance.now(), emitted: 0 };
+        later(0);
+      }
     };
-    handle = setImmediate(step);
+    later(0);
     return () => {
-      if (handle !== undefined) clearImmediate(handle);
+      handle?.cancel();
       this.wake = undefined;
     };
   });

@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import { Piscina } from 'piscina';
 import type { Batch } from '../../src/core/batch.js';
 import type { JsonValue, ModelSnapshot } from '../../src/core/model-snapshot.js';
@@ -9,9 +10,15 @@ import { packBatch } from './pack-batch.js';
 import { packSnapshot } from './packed-snapshot.js';
 import { reviveReply } from './revive-reply.js';
 import { unpackSnapshot } from './unpack-snapshot.js';
-import type { WorkerTask } from './worker-task.js';
+import type { WorkerMetricsTask, WorkerTask } from './worker-task.js';
 
 let models = 0;
+
+/** Options of the worker that holds a model. */
+export interface WorkerLearnerOptions {
+  /** Record the model's metrics in the worker and post them as deltas on {@link WorkerLearner.messages}. */
+  readonly metrics?: WorkerMetricsTask;
+}
 
 /**
  * A stateful model living in its own worker thread (a one-thread piscina pool: affinity, and
@@ -39,18 +46,23 @@ export class WorkerLearner implements Learner {
   }
 
   /** A fresh model of `family` in a new worker; invalid options reject with the family's `ConfigError`. */
-  static create(family: string, dim: number, options?: { readonly [key: string]: JsonValue }): Promise<WorkerLearner> {
-    return WorkerLearner.start((model) => ({ op: 'create', model, family, dim, options }), [], family, dim);
+  static create(family: string, dim: number, options?: { readonly [key: string]: JsonValue }, worker: WorkerLearnerOptions = {}): Promise<WorkerLearner> {
+    return WorkerLearner.start((model) => ({ op: 'create', model, family, dim, options, metrics: worker.metrics }), [], family, dim);
   }
 
   /** A model restored from a snapshot in a new worker; a foreign or malformed snapshot rejects with `SnapshotError`. */
-  static restore(snapshot: ModelSnapshot): Promise<WorkerLearner> {
+  static restore(snapshot: ModelSnapshot, worker: WorkerLearnerOptions = {}): Promise<WorkerLearner> {
     const packed = packSnapshot(snapshot);
-    return WorkerLearner.start((model) => ({ op: 'restore', model, snapshot: packed }), [packed.data.buffer as ArrayBuffer], snapshot.family, snapshot.dim);
+    return WorkerLearner.start((model) => ({ op: 'restore', model, snapshot: packed, metrics: worker.metrics }), [packed.data.buffer as ArrayBuffer], snapshot.family, snapshot.dim);
   }
 
   get recordsSeen(): number {
     return this.seen;
+  }
+
+  /** Emits `'message'` for what the worker posts besides replies: its metric deltas (`PipelineMetrics.attach(learner.messages)`). */
+  get messages(): EventEmitter {
+    return this.pool;
   }
 
   async learn(batch: Batch, rows: Float64Array, evaluate: boolean): Promise<LearnOutcome> {

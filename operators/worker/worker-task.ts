@@ -23,10 +23,16 @@ export interface SerializedError {
   readonly retriable: boolean;
 }
 
+/** Metrics of a model held by a worker: recorded there and posted as deltas after each learn task. */
+export interface WorkerMetricsTask {
+  /** The `partition` label of the model's series. */
+  readonly partition: string;
+}
+
 /** What the model worker is asked to do (`model` names the model the worker holds). */
 export type WorkerTask =
-  | { readonly op: 'create'; readonly model: string; readonly family: string; readonly dim: number; readonly options?: { readonly [key: string]: JsonValue } }
-  | { readonly op: 'restore'; readonly model: string; readonly snapshot: PackedSnapshot }
+  | { readonly op: 'create'; readonly model: string; readonly family: string; readonly dim: number; readonly options?: { readonly [key: string]: JsonValue }; readonly metrics?: WorkerMetricsTask }
+  | { readonly op: 'restore'; readonly model: string; readonly snapshot: PackedSnapshot; readonly metrics?: WorkerMetricsTask }
   | { readonly op: 'learn'; readonly model: string; readonly batch: PackedBatch; readonly evaluate: boolean }
   | { readonly op: 'snapshot'; readonly model: string }
   | { readonly op: 'drop'; readonly model: string }

@@ -45,9 +45,10 @@ describe('vbstream run (end to end, as a child process)', () => {
 
   it('the embedded default shows progress, and on SIGINT drains, writes a final snapshot and exits 0; --resume continues from it', async () => {
     const cwd = mkdtempSync(join(work, 'default-'));
-    const first = await runUntilProgressThenInterrupt(cwd);
+    const first = await runUntilProgressThenInterrupt(cwd, ['--metrics-port', '0']);
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
+    expect(first.stdout.split('\n')[0]).toMatch(/^metrics: http:\/\/127\.0\.0\.1:\d+\/metrics/);
     expect(first.stdout).toMatch(/synthetic logistic stream .* vb-logit-online \(d=10\) in a worker thread/);
     expect(first.stdout).toMatch(/SIGINT: stopping the source, draining in-flight records, writing a final snapshot/);
     const inModel = Number(/, ([\d,]+) in the model/.exec(first.stdout)![1].replaceAll(',', ''));
@@ -59,7 +60,7 @@ describe('vbstream run (end to end, as a child process)', () => {
     expect(snapshot.model.recordsSeen).toBe(inModel);
     expect(inModel).toBeGreaterThan(0);
 
-    const second = await runUntilProgressThenInterrupt(cwd, ['--resume']);
+    const second = await runUntilProgressThenInterrupt(cwd, ['--resume', '--metrics-port', '0']);
     expect(second.code).toBe(0);
     expect(second.stdout).toContain(`resuming from ${finalPath} (${inModel.toLocaleString('en-US')} records`);
     const resumed = latestSnapshot(join(cwd, 'snapshots'));
@@ -81,11 +82,13 @@ describe('vbstream run (end to end, as a child process)', () => {
       worker: false,
       snapshots: { dir: 'snaps', everyRecords: 100, keep: 2 },
       sinks: { predictions: { type: 'jsonl', path: 'pred.jsonl' }, badRecords: { type: 'jsonl', path: 'bad.jsonl' } },
+      metrics: false,
     }));
     const run = spawnSync(process.execPath, [cli, 'run', '--config', join(dir, 'pipeline.json')], { cwd: work, encoding: 'utf8' });
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/done: 300 records .* 2 bad/);
+    expect(run.stdout).not.toContain('metrics:');
     const predictions = readFileSync(join(dir, 'pred.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(predictions).toHaveLength(300);
     expect(predictions.every((p) => p.mean > 0 && p.mean < 1 && p.logLoss > 0)).toBe(true);
@@ -110,7 +113,7 @@ describe('vbstream run (end to end, as a child process)', () => {
     expect(run.stderr).toMatch(/Unrecognized key: "snapshot"/);
     const invalidOption = join(work, 'opt.json');
     writeFileSync(invalidOption, JSON.stringify({ source: { type: 'synthetic', records: 10 }, model: { family: 'vb-logit', options: { tol: -1 } }, worker: false }));
-    const refused = spawnSync(process.execPath, [cli, 'run', '--config', invalidOption], { cwd: work, encoding: 'utf8' });
+    const refused = spawnSync(process.execPath, [cli, 'run', '--config', invalidOption, '--no-metrics'], { cwd: work, encoding: 'utf8' });
     expect(refused.status).toBe(1);
     expect(refused.stderr).toMatch(/must be a finite positive number \(field tol, value -1\)/);
   });

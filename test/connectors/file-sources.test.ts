@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { lastValueFrom, toArray } from 'rxjs';
+import { lastValueFrom, tap, toArray } from 'rxjs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openCsvSource } from '../../connectors/file/open-csv-source.js';
 import { openJsonlSource } from '../../connectors/file/open-jsonl-source.js';
@@ -121,6 +121,16 @@ describe('synthetic source', () => {
     await done;
     expect(got).toEqual(Array.from({ length: got.length }, (_, i) => i + 1));
     expect(got.length).toBeLessThan(50);
+  });
+
+  it('with a rate, emits the same records but never ahead of the clock (n records at r/s take at least n/r s)', async () => {
+    const fast = await lastValueFrom(new SyntheticSource({ kind: 'logistic', dim: 3, seed: 4, records: 300 }).records$.pipe(toArray()));
+    const start = performance.now();
+    const arrivals: number[] = [];
+    const paced = await lastValueFrom(new SyntheticSource({ kind: 'logistic', dim: 3, seed: 4, records: 300, rate: 3000 }).records$.pipe(tap(() => arrivals.push(performance.now() - start)), toArray()));
+    expect(paced).toEqual(fast);
+    for (const [i, at] of arrivals.entries()) expect(at).toBeGreaterThanOrEqual(((i + 1) / 3000) * 1000 - 1);
+    expect(() => new SyntheticSource({ kind: 'logistic', dim: 3, seed: 4, rate: 0 })).toThrow(ConfigError);
   });
 
   it('with a valve, the queue never exceeds capacity plus one source chunk while a slow learner drains it', async () => {

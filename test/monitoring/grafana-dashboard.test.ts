@@ -60,6 +60,13 @@ describe('monitoring/grafana-dashboard.json', () => {
     }
   });
 
+  it('has a panel for every metric vbstream exports (Node defaults aside), so a new metric needs one', async () => {
+    const all = queried.flatMap((p) => (p.targets ?? []).map((t) => t.expr)).join('\n');
+    const own = [...await exportedNames()].filter((name) => !/^vbstream_(process|nodejs)_|_(bucket|sum|count)$/.test(name));
+    expect(own).toContain('vbstream_posterior_condition_number');
+    for (const name of own) expect(all, `${name} is on no panel`).toMatch(new RegExp(`\\b${name}(_bucket|_sum|_count)?\\b`));
+  });
+
   it('covers throughput, latency, the learning curve, calibration, lag and dead letters', () => {
     const all = queried.flatMap((p) => (p.targets ?? []).map((t) => t.expr)).join('\n');
     for (const name of ['vbstream_records_total', 'vbstream_update_duration_seconds_bucket', 'vbstream_prequential_log_loss', 'vbstream_prequential_brier_score',

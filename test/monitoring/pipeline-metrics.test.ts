@@ -96,8 +96,11 @@ describe('PipelineMetrics', () => {
     expect(sampleValue(samples, 'vbstream_posterior_trace_covariance', labels)).toBe(0.125);
     expect(sampleValue(samples, 'vbstream_posterior_effective_data_size', labels)).toBe(1000);
     expect(samples.some((s) => s.name === 'vbstream_posterior_log_det_covariance')).toBe(false);
-    metrics.model('vb-linear', '3').setPosteriorSummary({ meanNorm: 2, logDetCovariance: -40, traceCovariance: 0.1, effectiveDataSize: 1200 });
-    expect(sampleValue(await scrape(metrics), 'vbstream_posterior_log_det_covariance', labels)).toBe(-40);
+    expect(samples.some((s) => s.name === 'vbstream_posterior_condition_number')).toBe(false);
+    metrics.model('vb-linear', '3').setPosteriorSummary({ meanNorm: 2, logDetCovariance: -40, traceCovariance: 0.1, conditionNumber: 350, effectiveDataSize: 1200 });
+    const later = await scrape(metrics);
+    expect(sampleValue(later, 'vbstream_posterior_log_det_covariance', labels)).toBe(-40);
+    expect(sampleValue(later, 'vbstream_posterior_condition_number', labels)).toBe(350);
   });
 
   it('counts snapshots, keeps the latest size and computes the age at scrape time', async () => {
@@ -147,7 +150,7 @@ describe('PipelineMetrics', () => {
     }
     expect(samples.some((s) => s.name === 'vbstream_nodejs_eventloop_lag_seconds')).toBe(true);
     const own = (await metrics.registry.getMetricsAsJSON()).filter((m) => !/^vbstream_(process|nodejs)_/.test(m.name));
-    expect(own.length).toBe(18);
+    expect(own.length).toBe(19);
     for (const metric of own) {
       if (String(metric.type) === 'counter') expect(metric.name).toMatch(/_total$/);
       else expect(metric.name).not.toMatch(/_total$/);

@@ -7,7 +7,11 @@ import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/reference.js';
 
-/** The real Prometheus (Debian package `prometheus`) scraping the monitored example stream on 127.0.0.1. */
+/**
+ * The real Prometheus (Debian package `prometheus`) scraping `vbstream run` — the embedded default
+ * pipeline (vb-logit-online in a worker thread), paced at 5,000 records/s so that it outlives the
+ * scrapes — on 127.0.0.1.
+ */
 
 function findExecutable(name: string): string | undefined {
   for (const dir of [...(process.env.PATH ?? '').split(delimiter), '/usr/bin', '/usr/local/bin']) {
@@ -75,13 +79,13 @@ async function single(expr: string): Promise<number> {
   return result[0].value;
 }
 
-describe('a real Prometheus scraping the monitored stream', () => {
+describe('a real Prometheus scraping vbstream run', () => {
   beforeAll(async () => {
     const binary = findExecutable('prometheus');
     if (binary === undefined) throw new Error('Prometheus is not installed: run the project set-up, `bash scripts/setup-system.sh` (installs the Debian package prometheus)');
     dir = mkdtempSync(join(tmpdir(), 'vbstream-prometheus-'));
 
-    stream = spawn(process.execPath, [join(repoRoot, 'dist/examples/monitored-stream.js'), '--port', '0', '--rate', '5000', '--snapshot-every', '2000'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    stream = spawn(process.execPath, [join(repoRoot, 'dist/cli/vbstream.js'), 'run', '--metrics-port', '0', '--rate', '5000'], { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'] });
     const streamPort = await new Promise<number>((resolve, reject) => {
       let out = '';
       stream?.stdout?.on('data', (chunk: Buffer) => {
@@ -89,7 +93,7 @@ describe('a real Prometheus scraping the monitored stream', () => {
         const match = /metrics: http:\/\/127\.0\.0\.1:(\d+)\/metrics/.exec(out);
         if (match) resolve(Number(match[1]));
       });
-      stream?.once('exit', (code) => reject(new Error(`the monitored stream exited early (${code})`)));
+      stream?.once('exit', (code) => reject(new Error(`vbstream run exited early (${code})`)));
     });
 
     const port = await freePort();
@@ -115,7 +119,7 @@ describe('a real Prometheus scraping the monitored stream', () => {
 
   it('finds the expected series with sensible values', async () => {
     expect(await single('up{job="vbstream"}')).toBe(1);
-    const learned = 'vbstream_records_total{job="vbstream",status="learned",model="vb-logit-online",pipeline="monitored-stream"}';
+    const learned = 'vbstream_records_total{job="vbstream",status="learned",model="vb-logit-online",pipeline="default"}';
     const first = await waitFor('learned records', async () => {
       const v = await single(learned);
       return v > 0 ? v : undefined;
@@ -125,8 +129,7 @@ describe('a real Prometheus scraping the monitored stream', () => {
       return v > first ? v : undefined;
     });
     expect(later).toBeGreaterThan(first);
-    await waitFor('a rejected record and two snapshots', async () =>
-      (await query('vbstream_records_total{status="rejected",reason="input"} >= 1')).length === 1 && (await query('vbstream_snapshots_total >= 2')).length === 1 ? true : undefined);
+    await waitFor('a snapshot (the default takes one every 10 s)', async () => ((await query('vbstream_snapshots_total >= 1')).length === 1 ? true : undefined));
     await waitFor('a rate over two scrapes', async () => ((await query('rate(vbstream_records_total{status="learned"}[5s]) > 0')).length === 1 ? true : undefined));
 
     const logLoss = await single('vbstream_prequential_log_loss');
@@ -140,8 +143,11 @@ describe('a real Prometheus scraping the monitored stream', () => {
     expect(rate).toBeLessThan(20_000);
     const medianLatency = await single('histogram_quantile(0.5, sum by (le) (rate(vbstream_update_duration_seconds_bucket[5s])))');
     expect(medianLatency).toBeGreaterThan(0);
-    expect(medianLatency).toBeLessThan(0.01);
-    expect(await single('sum(vbstream_minibatch_size_sum) / sum(vbstream_minibatch_size_count)')).toBe(1);
+    expect(medianLatency).toBeLessThan(0.05);
+    const meanBatch = await single('sum(vbstream_minibatch_size_sum) / sum(vbstream_minibatch_size_count)');
+    expect(meanBatch).toBeGreaterThan(1);
+    expect(meanBatch).toBeLessThanOrEqual(256);
+    expect(await single('rate(vbstream_worker_busy_seconds_total[5s])')).toBeGreaterThan(0);
     const meanPredicted = await single('sum(vbstream_calibration_predicted_probability_sum) / sum(vbstream_calibration_predicted_probability_count)');
     const observed = await single('sum(vbstream_calibration_predicted_probability_count{outcome="1"}) / sum(vbstream_calibration_predicted_probability_count)');
     expect(Math.abs(meanPredicted - observed)).toBeLessThan(0.1);
@@ -149,11 +155,11 @@ describe('a real Prometheus scraping the monitored stream', () => {
     expect(await single('vbstream_posterior_mean_norm')).toBeGreaterThan(0);
     expect(await single('vbstream_posterior_log_det_covariance')).toBeLessThan(0);
     expect(await single('vbstream_posterior_trace_covariance')).toBeGreaterThan(0);
+    expect(await single('vbstream_posterior_condition_number')).toBeGreaterThanOrEqual(1);
     expect(await single('vbstream_snapshot_size_bytes')).toBeGreaterThan(10 * 10 * 8);
     const age = await single('vbstream_snapshot_age_seconds');
     expect(age).toBeGreaterThanOrEqual(0);
     expect(age).toBeLessThan(30);
-    expect(await single('vbstream_dead_letters_total{reason="input"}')).toBeGreaterThanOrEqual(1);
     const loopLag = await single('vbstream_nodejs_eventloop_lag_seconds');
     expect(loopLag).toBeGreaterThanOrEqual(0);
     expect(loopLag).toBeLessThan(1);

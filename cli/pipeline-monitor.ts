@@ -1,0 +1,80 @@
+import { MetricsServer } from '../monitoring/metrics-server.js';
+import { ModelMonitor } from '../monitoring/model-monitor.js';
+import type { ModelMetricsRecorder } from '../monitoring/model-metrics-recorder.js';
+import { PipelineMetrics } from '../monitoring/pipeline-metrics.js';
+import { Readiness } from '../monitoring/readiness.js';
+import type { UpdateEvent } from '../operators/update-event.js';
+import type { WorkerLearner } from '../operators/worker/worker-learner.js';
+import { ConfigError } from '../src/core/config-error.js';
+import { VbstreamError } from '../src/core/vbstream-error.js';
+
+/**
+ * The monitoring of one `vbstream run`: a `PipelineMetrics` registry, the readiness conditions
+ * `model-restored` and `source-consuming`, and the `MetricsServer` (/metrics, /healthz, /readyz on
+ * 127.0.0.1). The model's learn-path metrics are recorded where the model runs: in this thread
+ * through {@link modelMonitor}, in a worker through the deltas {@link watch} applies. Rejections
+ * and dead letters (every bad record reaches the pipeline's bad-record sink), snapshots and the
+ * queue depth are recorded here.
+ */
+export class PipelineMonitor {
+  private readonly recorder: ModelMetricsRecorder;
+  private readonly detachers: (() => void)[] = [];
+
+  private constructor(readonly metrics: PipelineMetrics, readonly readiness: Readiness, private readonly server: MetricsServer, readonly port: number, family: string) {
+    this.recorder = metrics.model(family);
+  }
+
+  /** Starts the endpoint on 127.0.0.1:`port` (0 picks a free port); a port in use is a `ConfigError`. */
+  static async start(options: { readonly port: number; readonly pipeline: string }, family: string): Promise<PipelineMonitor> {
+    const metrics = new PipelineMetrics({ pipeline: options.pipeline });
+    const readiness = new Readiness(['model-restored', 'source-consuming']);
+    const server = new MetricsServer({ metrics, readiness, port: options.port });
+    let port: number;
+    try {
+      port = await server.listen();
+    } catch (cause) {
+      const code = (cause as NodeJS.ErrnoException).code;
+      if (code !== 'EADDRINUSE' && code !== 'EACCES') throw cause;
+      throw new ConfigError(`cannot serve metrics on 127.0.0.1:${options.port} (${code}): choose another port with metrics.port or --metrics-port (0 picks a free one), or turn metrics off with --no-metrics`, { field: 'metrics.port', value: options.port }, { cause });
+    }
+    return new PipelineMonitor(metrics, readiness, server, port, family);
+  }
+
+  /** The endpoint's URL of the metrics. */
+  get url(): string {
+    return `http://127.0.0.1:${this.port}/metrics`;
+  }
+
+  /** A monitor recording on this registry, for a model learning in this thread. */
+  modelMonitor(): ModelMonitor {
+    return new ModelMonitor(this.recorder);
+  }
+
+  /** Applies the metric deltas the learner's worker posts (it must record them: `WorkerLearnerOptions.metrics`). */
+  watch(learner: WorkerLearner): void {
+    this.detachers.push(this.metrics.attach(learner.messages));
+  }
+
+  /** A record refused (by the source's parser or the model) and sent to the bad-record sink. */
+  rejected(error: unknown): void {
+    const reason = error instanceof VbstreamError ? error.kind : 'unknown';
+    this.recorder.recordRejected(reason);
+    this.metrics.recordDeadLetter(reason);
+  }
+
+  /** Per update: the records queued for the model. */
+  updated(event: UpdateEvent): void {
+    this.metrics.setQueueDepth(event.queueDepth);
+  }
+
+  /** A snapshot of `bytes` bytes was made durable. */
+  snapshotSaved(bytes: number): void {
+    this.recorder.recordSnapshot(bytes);
+  }
+
+  /** Stops applying worker deltas and closes the endpoint. */
+  async close(): Promise<void> {
+    for (const detach of this.detachers.splice(0)) detach();
+    await this.server.close();
+  }
+}
