@@ -54,7 +54,7 @@ for (const n of [10_000, 1_000_000]) {
   const fitMs = medianMs(() => DirectModel.restore(snapshot).posterior(), 3);
   const p = DirectModel.restore(snapshot).posterior();
   const s = snapshot.arrays;
-  const elbo = new DirectElbo(model.grid, { b: 50, gram: s.gram, phiTy: s.phiTy, yty: s.scalars[0], n: s.scalars[1], records: s.scalars[2] });
+  const elbo = new DirectElbo(model.grid, { b: 50, gram: s.gram, phiTy: s.phiTy, yty: s.scalars[0], n: s.scalars[1], records: s.scalars[2], complete: true });
   const g = new Float64Array(elbo.size);
   const evalUs = 1000 * medianMs(() => { for (let i = 0; i < 1000; i++) elbo.evaluate(p.logits, g); }, 3) / 1000;
   out(`  n = ${formatCount(n).padStart(9)}: fit ${fitMs.toFixed(1).padStart(7)} ms (${p.iterations} L-BFGS iterations), ELBO + gradient ${evalUs.toFixed(2)} µs per evaluation`);

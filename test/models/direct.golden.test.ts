@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DirectModel } from '../../src/models/direct/model.js';
 import { buildDirectGrid } from '../../src/models/direct/grid.js';
+import { completeGram } from '../../src/models/direct/complete-gram.js';
 import { DirectElbo } from '../../src/models/direct/objective.js';
 import { directPredictiveMoments } from '../../src/models/direct/predict.js';
 import type { DirectStatistics } from '../../src/models/direct/state.js';
@@ -14,8 +15,9 @@ const cases: any[] = enumeration.cases;
 /** The fixture's grid, statistics and logits as the model's arrays. */
 function setUp(c: any) {
   const grid = buildDirectGrid(c.b, { support: c.Wbar, priorProbs: c.prior_P, noiseSupport: c.sig2, noisePriorProbs: c.prior_psig }, true);
-  const stats: DirectStatistics = { b: c.b, gram: new Float64Array(c.b * c.b), phiTy: new Float64Array(c.b), yty: 0, n: 0, records: 0 };
+  const stats: DirectStatistics = { b: c.b, gram: new Float64Array(c.b * c.b), phiTy: new Float64Array(c.b), yty: 0, n: 0, records: 0, complete: true };
   accumulateDirect(stats, Float64Array.from(c.Phi.flat()), c.n, Float64Array.from(c.y));
+  completeGram(stats);
   const logits = Float64Array.from([...c.logits.flat(), ...c.logits_sig]);
   return { grid, stats, logits };
 }

@@ -2,6 +2,7 @@ import { checkSnapshot } from '../../core/check-snapshot.js';
 import type { ModelSnapshot } from '../../core/model-snapshot.js';
 import { SnapshotError } from '../../core/snapshot-error.js';
 import { RandomFourierFeatures } from '../../features/random-fourier-features.js';
+import { completeGram } from './complete-gram.js';
 import type { DirectState } from './state.js';
 
 /** Layout version of the `direct` snapshot. */
@@ -10,6 +11,7 @@ export const DIRECT_SNAPSHOT_VERSION = 1;
 /** Snapshot of the grid, statistics, logits, feature map and settings. */
 export function encodeDirect(family: string, state: DirectState): ModelSnapshot {
   const { grid, stats, features, settings } = state;
+  completeGram(stats);
   const arrays: { [name: string]: Float64Array } = {
     support: grid.support.slice(), logPrior: grid.logPrior.slice(), noiseSupport: grid.noiseSupport.slice(), logNoisePrior: grid.logNoisePrior.slice(),
     gram: stats.gram.slice(), phiTy: stats.phiTy.slice(), scalars: Float64Array.of(stats.yty, stats.n, stats.records, state.sinceFit),
@@ -61,7 +63,7 @@ export function decodeDirect(family: string, snapshot: ModelSnapshot): DirectSta
   return {
     dim: d, features, settings,
     grid: { b, mbar, K, support: a.support.slice(), logPrior: a.logPrior.slice(), noiseSupport: a.noiseSupport.slice(), logNoisePrior: a.logNoisePrior.slice() },
-    stats: { b, gram: a.gram.slice(), phiTy: a.phiTy.slice(), yty: a.scalars[0], n: a.scalars[1], records: a.scalars[2] },
+    stats: { b, gram: a.gram.slice(), phiTy: a.phiTy.slice(), yty: a.scalars[0], n: a.scalars[1], records: a.scalars[2], complete: true },
     logits: a.logits.slice(), stale: h.stale, sinceFit: a.scalars[3],
   };
 }

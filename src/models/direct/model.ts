@@ -10,6 +10,7 @@ import { validateBatch } from '../../core/validate-batch.js';
 import type { RandomFourierFeatures } from '../../features/random-fourier-features.js';
 import type { Rng } from '../../rng/rng.js';
 import { decodeDirect, encodeDirect } from './codec.js';
+import { completeGram } from './complete-gram.js';
 import { drawCodes } from './draw-codes.js';
 import { rffFromOptions, type RffOptions } from './feature-options.js';
 import { fitDirect } from './fit.js';
@@ -75,7 +76,7 @@ export class DirectModel implements OnlineModel {
     };
     return new DirectModel({
       dim: d, grid, features, settings,
-      stats: { b, gram: new Float64Array(b * b), phiTy: new Float64Array(b), yty: 0, n: 0, records: 0 },
+      stats: { b, gram: new Float64Array(b * b), phiTy: new Float64Array(b), yty: 0, n: 0, records: 0, complete: true },
       logits: DirectModel.priorLogits(grid), stale: true, sinceFit: 0,
     });
   }
@@ -225,6 +226,8 @@ export class DirectModel implements OnlineModel {
       || (a.features !== undefined && b.features !== undefined && (!same(a.features.omega, b.features.omega) || !same(a.features.lengthscales, b.features.lengthscales)))) {
       throw new ConfigError('cannot merge models with different feature maps', { field: 'features' });
     }
+    completeGram(a.stats);
+    completeGram(b.stats);
     for (let i = 0; i < a.stats.gram.length; i++) a.stats.gram[i] += b.stats.gram[i];
     for (let i = 0; i < a.stats.b; i++) a.stats.phiTy[i] += b.stats.phiTy[i];
     a.stats.yty += b.stats.yty;

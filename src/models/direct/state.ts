@@ -19,8 +19,9 @@ export interface DirectGrid {
 }
 
 /**
- * Sufficient statistics of y = Φw + ε (Theorem 1 needs nothing else): ΦᵀΦ (b×b, both triangles),
- * Φᵀy, yᵀy and the weighted count n, all record-weighted; `records` counts rows absorbed.
+ * Sufficient statistics of y = Φw + ε (Theorem 1 needs nothing else): ΦᵀΦ (b×b), Φᵀy, yᵀy and the
+ * weighted count n, all record-weighted; `records` counts rows absorbed. Accumulation writes the
+ * upper triangle of `gram` only; `complete` says whether the lower one mirrors it (see `completeGram`).
  */
 export interface DirectStatistics {
   readonly b: number;
@@ -29,6 +30,7 @@ export interface DirectStatistics {
   yty: number;
   n: number;
   records: number;
+  complete: boolean;
 }
 
 /** Fit settings of the DIRECT families. */
