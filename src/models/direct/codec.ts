@@ -42,7 +42,7 @@ export function decodeDirect(family: string, snapshot: ModelSnapshot): DirectSta
   const s = h.settings ?? {};
   const settings = {
     restarts: integer(s.restarts, 'settings.restarts'), seed: integer(s.seed, 'settings.seed'), maxIter: integer(s.maxIter, 'settings.maxIter'),
-    refitEvery: integer(s.refitEvery, 'settings.refitEvery'),
+    refitEvery: integer(s.refitEvery, 'settings.refitEvery'), caviSweeps: integer(s.caviSweeps, 'settings.caviSweeps'),
   };
   if (typeof h.stale !== 'boolean') throw new SnapshotError('snapshot header is malformed', { field: 'stale', value: h.stale });
   const rffCount = h.rffCount === null ? undefined : integer(h.rffCount, 'rffCount');

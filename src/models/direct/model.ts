@@ -10,6 +10,7 @@ import { validateBatch } from '../../core/validate-batch.js';
 import type { RandomFourierFeatures } from '../../features/random-fourier-features.js';
 import type { Rng } from '../../rng/rng.js';
 import { decodeDirect, encodeDirect } from './codec.js';
+import { DirectCavi } from './cavi.js';
 import { completeGram } from './complete-gram.js';
 import { drawCodes } from './draw-codes.js';
 import { rffFromOptions, type RffOptions } from './feature-options.js';
@@ -32,6 +33,11 @@ export interface DirectOptions extends DirectGridOptions {
   readonly maxIter?: number;
   /** Re-fit inside `update` once this many records arrived since the last fit (default 0: lazily, when the posterior is read). */
   readonly refitEvery?: number;
+  /**
+   * Exact coordinate-ascent sweeps on the categorical factors that initialise each L-BFGS start
+   * (default 200, stopping early when q stops moving; 0: L-BFGS straight from the start as in the paper).
+   */
+  readonly caviSweeps?: number;
   /** A feature map applied to each record (records then carry raw inputs x). */
   readonly features?: RffOptions;
 }
@@ -50,6 +56,7 @@ const CHUNK_ROWS = 64;
 export class DirectModel implements OnlineModel {
   readonly family = 'direct';
   private readonly objective: DirectElbo;
+  private readonly cavi: DirectCavi;
   private fitted: DirectPosterior | undefined;
   private lastFit: { iterations: number; converged: boolean; startElbos: number[] } = { iterations: 0, converged: true, startElbos: [] };
   private scratch: Float64Array | undefined;
@@ -57,6 +64,7 @@ export class DirectModel implements OnlineModel {
 
   private constructor(private readonly state: DirectState) {
     this.objective = new DirectElbo(state.grid, state.stats);
+    this.cavi = new DirectCavi(state.grid, state.stats);
     this.features = new Float64Array(state.grid.b);
   }
 
@@ -73,6 +81,7 @@ export class DirectModel implements OnlineModel {
       seed,
       maxIter: optionChecks.positiveInteger('maxIter', options.maxIter, 1000),
       refitEvery: options.refitEvery === undefined || options.refitEvery === 0 ? 0 : optionChecks.positiveInteger('refitEvery', options.refitEvery, 0),
+      caviSweeps: options.caviSweeps === 0 ? 0 : optionChecks.positiveInteger('caviSweeps', options.caviSweeps, 200),
     };
     return new DirectModel({
       dim: d, grid, features, settings,
@@ -143,7 +152,8 @@ export class DirectModel implements OnlineModel {
 
   /** Fits now (warm start from the current logits, plus the configured restarts) and returns the posterior. */
   refit(): DirectPosterior {
-    const result = fitDirect(this.objective, this.state.logits, this.state.settings);
+    const sweeps = this.state.settings.caviSweeps;
+    const result = fitDirect(this.objective, this.state.logits, this.state.settings, sweeps > 0 ? (start) => this.cavi.run(start, sweeps) : undefined);
     this.state.logits.set(result.logits);
     this.state.stale = false;
     this.state.sinceFit = 0;

@@ -42,6 +42,8 @@ export interface DirectSettings {
   readonly maxIter: number;
   /** Re-fit after this many records (0: only when the posterior is needed). */
   readonly refitEvery: number;
+  /** CAVI sweeps that initialise each L-BFGS start (0: L-BFGS straight from the start, as the paper). */
+  readonly caviSweeps: number;
 }
 
 /** Everything a `direct` model is: grid, statistics, variational parameters and settings. */
