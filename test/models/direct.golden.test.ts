@@ -63,7 +63,7 @@ describe.each(cases.map((c) => [c.name, c]))('DIRECT Theorem 1 on enumeration ca
     elbo.evaluate(logits);
     const phi = Float64Array.from(c.Phi_test.flat());
     c.predictive.forEach((ref: any, t: number) => {
-      const m = directPredictiveMoments(elbo.mean, elbo.variance, elbo.expectedNoise, phi, t * c.b);
+      const m = directPredictiveMoments([1], elbo.mean, elbo.variance, elbo.expectedNoise, phi, t * c.b);
       expectClose(m.mean, ref.mean, { abs: 1e-10 }, `mean[${t}]`);
       expectClose(m.varianceF, ref.var_f, { abs: 1e-10 }, `var_f[${t}]`);
       expectClose(m.variance, ref.var_y, { abs: 1e-10 }, `var_y[${t}]`);

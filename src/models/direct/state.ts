@@ -44,6 +44,13 @@ export interface DirectSettings {
   readonly refitEvery: number;
   /** CAVI sweeps that initialise each L-BFGS start (0: L-BFGS straight from the start, as the paper). */
   readonly caviSweeps: number;
+  /** Mixture components r of q(w) (1: mean field). */
+  readonly components: number;
+  /** Mixture fit: Adam steps, learning rate, entropy gradient (eq. 11 draws or the Theorem-3 bound) and draws per step. */
+  readonly mixtureSteps: number;
+  readonly mixtureLearningRate: number;
+  readonly mixtureEntropy: 'stochastic' | 'bound';
+  readonly entropySamples: number;
 }
 
 /** Everything a `direct` model is: grid, statistics, variational parameters and settings. */
@@ -56,6 +63,8 @@ export interface DirectState {
   readonly settings: DirectSettings;
   /** Variational parameters: b·m̄ weight logits then K noise logits (see `DirectElbo`). */
   readonly logits: Float64Array;
+  /** Mixture parameters (see `DirectMixtureElbo`) when components > 1, else empty. */
+  readonly mixture: Float64Array;
   /** True when the statistics changed since `logits` were fitted. */
   stale: boolean;
   /** Records absorbed since the last fit. */
