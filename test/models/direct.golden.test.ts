@@ -83,7 +83,7 @@ describe.each(cases.map((c) => [c.name, c]))('DIRECT fit on enumeration case %s'
     expect(p.elbo).toBeLessThanOrEqual(ref.log_evidence + 1e-9);
     expect(p.elbo).toBeGreaterThanOrEqual(ref.from_prior.elbo - 1e-6);
     expect(p.converged).toBe(true);
-    const elbo = new DirectElbo(model.grid, { b: c.b, gram: Float64Array.from(c.sufficient_statistics.PhiTPhi.flat()), phiTy: Float64Array.from(c.sufficient_statistics.PhiTy), yty: c.sufficient_statistics.yTy, n: c.n, records: c.n });
+    const elbo = new DirectElbo(model.grid, { b: c.b, gram: Float64Array.from(c.sufficient_statistics.PhiTPhi.flat()), phiTy: Float64Array.from(c.sufficient_statistics.PhiTy), yty: c.sufficient_statistics.yTy, n: c.n, records: c.n, complete: true });
     expect(elbo.evaluate(p.logits)).toBeCloseTo(p.elbo, 9);
   });
 
