@@ -4,20 +4,27 @@ import type { FitAdapter } from '../fit-adapter.js';
 import { jsonMatrix } from '../json-matrix.js';
 
 /**
- * `vbstream fit --model direct`: accumulates every row, fits q (L-BFGS, multi-start with `restarts`)
- * and writes the posterior. `cov` is the b×b covariance of w under q, which is diagonal because q
- * factorises over the weights (`extras.variance` is that diagonal).
+ * `vbstream fit --model direct`: accumulates every row, fits q (CAVI-initialised L-BFGS, multi-start
+ * with `restarts`; then the mixture fit when `components` > 1) and writes the posterior. `cov` is the
+ * b×b covariance of w under q: diagonal under mean field, Σ_k π_k (diag V_k + s_k s_kᵀ) − s sᵀ for a
+ * mixture (`extras.variance` is its diagonal, `extras.components` the mixture).
  */
 export const directAdapter: FitAdapter = {
   id: 'direct',
   task: 'regression',
-  optionKeys: ['supportSize', 'sigmaW', 'support', 'priorProbs', 'noiseSupport', 'noisePriorProbs', 'restarts', 'seed', 'maxIter', 'features'],
+  optionKeys: ['supportSize', 'sigmaW', 'support', 'priorProbs', 'noiseSupport', 'noisePriorProbs', 'restarts', 'seed', 'maxIter', 'features',
+    'caviSweeps', 'components', 'mixtureSteps', 'mixtureLearningRate', 'mixtureEntropy', 'entropySamples'],
   fit(data, options) {
     const model = DirectModel.create(data.d, options as DirectOptions);
     model.update({ x: data.x, y: data.y, n: data.n, d: data.d });
     const p = model.posterior();
     const { b, mbar, support, noiseSupport } = model.grid;
     const cov = new Float64Array(b * b);
+    const c = p.components;
+    for (let k = 0; k < c.weights.length; k++) {
+      for (let i = 0; i < b; i++) for (let j = 0; j < b; j++) cov[i * b + j] += c.weights[k] * c.means[k * b + i] * c.means[k * b + j];
+    }
+    for (let i = 0; i < b; i++) for (let j = 0; j < b; j++) cov[i * b + j] -= p.mean[i] * p.mean[j];
     for (let j = 0; j < b; j++) cov[j * b + j] = p.variance[j];
     const map = model.featureMap;
     return {
@@ -30,6 +37,7 @@ export const directAdapter: FitAdapter = {
           noiseProbs: Array.from(p.noiseProbs), noiseSupport: Array.from(noiseSupport), sparsity: p.sparsity,
           variance: Array.from(p.variance), expectedNoise: p.expectedNoise,
           iterations: p.iterations, converged: p.converged, startElbos: p.startElbos,
+          ...(c.weights.length === 1 ? {} : { components: { weights: Array.from(c.weights), means: jsonMatrix(c.means, c.weights.length, b), variances: jsonMatrix(c.variances, c.weights.length, b) } }),
           ...(map === undefined ? {} : { features: { type: 'rff', count: map.count, omega: jsonMatrix(map.omega, map.inputDim, map.count), lengthscales: Array.from(map.lengthscales) } }),
         },
       },

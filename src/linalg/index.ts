@@ -6,6 +6,7 @@ export { conditionNumber } from './condition-number.js';
 export { dot } from './dot.js';
 export { gemv } from './gemv.js';
 export { gramAccumulate } from './gram-accumulate.js';
+export { gramAccumulateUpper } from './gram-accumulate-upper.js';
 export { identity } from './identity.js';
 export { logDetCholesky } from './log-det-cholesky.js';
 export { matrixDeterminantLemma } from './matrix-determinant-lemma.js';

@@ -6,6 +6,7 @@ import { choleskyInverse } from '../../src/linalg/cholesky-inverse.js';
 import { choleskySolve } from '../../src/linalg/cholesky-solve.js';
 import { gemv } from '../../src/linalg/gemv.js';
 import { gramAccumulate } from '../../src/linalg/gram-accumulate.js';
+import { gramAccumulateUpper } from '../../src/linalg/gram-accumulate-upper.js';
 import { logDetCholesky } from '../../src/linalg/log-det-cholesky.js';
 import { matrixDeterminantLemma } from '../../src/linalg/matrix-determinant-lemma.js';
 import { quadraticForm } from '../../src/linalg/quadratic-form.js';
@@ -114,5 +115,25 @@ describe('linalg on flat arrays', () => {
     for (let r = 0; r < 3; r++) symmetricRank1Update(s, 3, 2 * w[r], x, r * 3);
     expectClose(g, s, { abs: 1e-14 }, 'gram');
     for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) expect(g[i * 3 + j]).toBe(g[j * 3 + i]);
+  });
+
+  it('gramAccumulateUpper adds rows one by one in order on the upper triangle, bit-identical for any split, lower triangle untouched', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 0, max: 150 }), fc.integer({ min: 0, max: 150 }), fc.boolean(), (d, n, cutAt, weighted) => {
+      const cut = Math.min(n, cutAt);
+      const x = Float64Array.from({ length: n * d }, (_, i) => Math.sin(1.7 * i + d) * (1 + (i % 5)));
+      const w = weighted ? Float64Array.from({ length: n }, (_, r) => (r % 3) * 0.75) : undefined;
+      const reference = new Float64Array(d * d).fill(-7);
+      for (let r = 0; r < n; r++) {
+        for (let i = 0; i < d; i++) {
+          const s = (w === undefined ? 1 : w[r]) * x[r * d + i];
+          for (let j = i; j < d; j++) reference[i * d + j] += s * x[r * d + j];
+        }
+      }
+      const split = new Float64Array(d * d).fill(-7);
+      gramAccumulateUpper(x.subarray(0, cut * d), cut, d, split, w?.subarray(0, cut));
+      gramAccumulateUpper(x.subarray(cut * d), n - cut, d, split, w?.subarray(cut));
+      expect(Array.from(split)).toEqual(Array.from(reference));
+      for (let i = 0; i < d; i++) for (let j = 0; j < i; j++) expect(split[i * d + j]).toBe(-7);
+    }), { numRuns: 60 });
   });
 });

@@ -55,9 +55,10 @@ function maximiseFrom(negative: ObjectiveFunction, start: Float64Array, maxIter:
  * Maximises the ELBO over the softmax logits with L-BFGS (strong-Wolfe), as the authors do, from the
  * warm start (the prior on the first fit, the previous logits afterwards) and, because the mean-field
  * ELBO is multimodal, from restarts − 1 random starts drawn from `Rng.fromSeed(seed)` (logits i.i.d.
- * N(0, 2²)), keeping the best. Deterministic given (objective, warm start, settings).
+ * N(0, 2²)), keeping the best. `initialise`, when given, moves each start before L-BFGS (the model
+ * passes CAVI sweeps, which only raise the ELBO). Deterministic given (objective, warm start, settings).
  */
-export function fitDirect(objective: DirectObjective, warmStart: Float64Array, settings: DirectFitSettings): DirectFitResult {
+export function fitDirect(objective: DirectObjective, warmStart: Float64Array, settings: DirectFitSettings, initialise?: (logits: Float64Array) => void): DirectFitResult {
   const negative = (x: Float64Array, gradient: Float64Array): number => {
     const value = objective.evaluate(x, gradient);
     for (let i = 0; i < gradient.length; i++) gradient[i] = -gradient[i];
@@ -69,6 +70,7 @@ export function fitDirect(objective: DirectObjective, warmStart: Float64Array, s
   let best: DirectFitResult | undefined;
   for (let r = 0; r < settings.restarts; r++) {
     if (r > 0) for (let i = 0; i < start.length; i++) start[i] = RANDOM_START_SCALE * rng.normal();
+    if (initialise !== undefined) initialise(start);
     const result = maximiseFrom(negative, start, settings.maxIter);
     startElbos.push(result.elbo);
     if (best === undefined || result.elbo > best.elbo) best = { ...result, startElbos };

@@ -8,6 +8,7 @@ export { DirectLogitModel, type DirectLogitOptions } from './logit-model.js';
 export { DirectLogisticBound } from './logistic-bound.js';
 export type { DirectPosterior } from './posterior.js';
 export { DirectElbo } from './objective.js';
+export { DirectMixtureElbo } from './mixture-objective.js';
 export { QuantizedWeights } from './quantized-weights.js';
 export type { DirectPredictiveMoments } from './predict.js';
 

@@ -1,4 +1,5 @@
 import type { DirectGrid, DirectStatistics } from './state.js';
+import { completeGram } from './complete-gram.js';
 import { softmaxRows } from './softmax-rows.js';
 
 const HALF_LOG_2PI = 0.5 * Math.log(2 * Math.PI);
@@ -51,6 +52,7 @@ export class DirectElbo {
   /** The ELBO at `logits`; when `gradient` is given, writes ∂ELBO/∂logits into it. */
   evaluate(logits: Float64Array, gradient?: Float64Array): number {
     const { b, mbar, K, support, logPrior, noiseSupport, logNoisePrior } = this.grid;
+    completeGram(this.stats);
     const { gram, phiTy, yty, n } = this.stats;
     const { q, logQ, noiseQ, logNoiseQ, mean, variance, secondMoment, gramMean } = this;
     softmaxRows(logits, 0, b, mbar, q, logQ);

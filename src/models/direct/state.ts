@@ -19,8 +19,9 @@ export interface DirectGrid {
 }
 
 /**
- * Sufficient statistics of y = Φw + ε (Theorem 1 needs nothing else): ΦᵀΦ (b×b, both triangles),
- * Φᵀy, yᵀy and the weighted count n, all record-weighted; `records` counts rows absorbed.
+ * Sufficient statistics of y = Φw + ε (Theorem 1 needs nothing else): ΦᵀΦ (b×b), Φᵀy, yᵀy and the
+ * weighted count n, all record-weighted; `records` counts rows absorbed. Accumulation writes the
+ * upper triangle of `gram` only; `complete` says whether the lower one mirrors it (see `completeGram`).
  */
 export interface DirectStatistics {
   readonly b: number;
@@ -29,6 +30,7 @@ export interface DirectStatistics {
   yty: number;
   n: number;
   records: number;
+  complete: boolean;
 }
 
 /** Fit settings of the DIRECT families. */
@@ -40,6 +42,15 @@ export interface DirectSettings {
   readonly maxIter: number;
   /** Re-fit after this many records (0: only when the posterior is needed). */
   readonly refitEvery: number;
+  /** CAVI sweeps that initialise each L-BFGS start (0: L-BFGS straight from the start, as the paper). */
+  readonly caviSweeps: number;
+  /** Mixture components r of q(w) (1: mean field). */
+  readonly components: number;
+  /** Mixture fit: Adam steps, learning rate, entropy gradient (eq. 11 draws or the Theorem-3 bound) and draws per step. */
+  readonly mixtureSteps: number;
+  readonly mixtureLearningRate: number;
+  readonly mixtureEntropy: 'stochastic' | 'bound';
+  readonly entropySamples: number;
 }
 
 /** Everything a `direct` model is: grid, statistics, variational parameters and settings. */
@@ -52,6 +63,8 @@ export interface DirectState {
   readonly settings: DirectSettings;
   /** Variational parameters: b·m̄ weight logits then K noise logits (see `DirectElbo`). */
   readonly logits: Float64Array;
+  /** Mixture parameters (see `DirectMixtureElbo`) when components > 1, else empty. */
+  readonly mixture: Float64Array;
   /** True when the statistics changed since `logits` were fitted. */
   stale: boolean;
   /** Records absorbed since the last fit. */

@@ -1,0 +1,299 @@
+import type { Rng } from '../../rng/rng.js';
+import { completeGram } from './complete-gram.js';
+import { softmaxRows } from './softmax-rows.js';
+import type { DirectGrid, DirectStatistics } from './state.js';
+
+const HALF_LOG_2PI = 0.5 * Math.log(2 * Math.PI);
+
+/**
+ * The ELBO of a mixture of r factorised categoricals, q(w) = Σ_k π_k Π_j q_kj(w_j) (Evans & Nair §4),
+ * with q(σ²) factorised as before. Everything is exact from the statistics except the entropy of
+ * q(w), which is replaced by the lower bound of Theorem 3 (eq. 27), tight when q is one factorised
+ * distribution equal to the Taylor centre a = ⊗_j a_j:
+ *
+ *   E_q[log p(y|w,σ²)] = −n/2 (q_σᵀlog σ² + log 2π) − ½ (q_σᵀσ⁻²) Σ_k π_k R_k   (R_k: Theorem 1's R for component k)
+ *   E_q[log p(w)]      = Σ_k π_k Σ_j q_kjᵀ log p_j
+ *   −qᵀlog q          ≥ 1 − Σ_k π_k Σ_j q_kjᵀ log a_j − Σ_k Σ_l π_k π_l Π_j Σ_m q_kjm q_ljm / a_jm
+ *
+ * so the value never exceeds the true ELBO, hence log p(y). The products are formed as exp of sums of
+ * logs (the paper's remark). Parameters (all softmax logits): r·b·m̄ component logits (component k,
+ * weight j at row k·b + j), r mixture logits, b·m̄ Taylor-centre logits, K noise logits. O(r·b² + r²·b·m̄)
+ * per evaluation, independent of n, no allocation.
+ *
+ * The gradient is the bound's exact gradient, or, given an `rng`, the exact gradient of every exact
+ * term plus the unbiased REINFORCE estimate of the true entropy's gradient of eq. (11),
+ * ∇H = −E_q[(log q(w) + 1) ∇log q(w)], from `samples` draws (the Taylor centre then keeps the bound's
+ * gradient, so the reported bound stays as tight as it can).
+ */
+export class DirectMixtureElbo {
+  readonly size: number;
+  /** Offsets of the mixture, Taylor-centre and noise logits. */
+  readonly mixtureOffset: number;
+  readonly centreOffset: number;
+  readonly noiseOffset: number;
+  /** Component marginals q_kj (r·b×m̄), π, a (b×m̄) and q_σ at the last evaluation. */
+  readonly q: Float64Array;
+  readonly logQ: Float64Array;
+  readonly weights: Float64Array;
+  readonly logWeights: Float64Array;
+  readonly centre: Float64Array;
+  readonly logCentre: Float64Array;
+  readonly noiseQ: Float64Array;
+  readonly logNoiseQ: Float64Array;
+  /** Per-component E[w] and Var(w_j) (r×b) at the last evaluation. */
+  readonly means: Float64Array;
+  readonly variances: Float64Array;
+  expectedInverseNoise = 0;
+  expectedNoise = 0;
+  /** The Theorem-3 entropy bound at the last evaluation. */
+  entropyBound = 0;
+  private readonly secondMoments: Float64Array;
+  private readonly gramMeans: Float64Array;
+  private readonly residuals: Float64Array;
+  private readonly priorTerms: Float64Array;
+  private readonly centreTerms: Float64Array;
+  private readonly overlaps: Float64Array;
+  private readonly logOverlap: Float64Array;
+  private readonly probGradient: Float64Array;
+  private readonly centreGradient: Float64Array;
+  private readonly weightGradient: Float64Array;
+  private readonly noiseGradient: Float64Array;
+  private readonly drawn: Int32Array;
+  private readonly sampleLog: Float64Array;
+  private readonly scale: Float64Array;
+
+  constructor(readonly grid: DirectGrid, readonly stats: DirectStatistics, readonly components: number) {
+    const { b, mbar, K } = grid;
+    const r = components;
+    this.mixtureOffset = r * b * mbar;
+    this.centreOffset = this.mixtureOffset + r;
+    this.noiseOffset = this.centreOffset + b * mbar;
+    this.size = this.noiseOffset + K;
+    this.q = new Float64Array(r * b * mbar);
+    this.logQ = new Float64Array(r * b * mbar);
+    this.weights = new Float64Array(r);
+    this.logWeights = new Float64Array(r);
+    this.centre = new Float64Array(b * mbar);
+    this.logCentre = new Float64Array(b * mbar);
+    this.noiseQ = new Float64Array(K);
+    this.logNoiseQ = new Float64Array(K);
+    this.means = new Float64Array(r * b);
+    this.variances = new Float64Array(r * b);
+    this.secondMoments = new Float64Array(r * b);
+    this.gramMeans = new Float64Array(r * b);
+    this.residuals = new Float64Array(r);
+    this.priorTerms = new Float64Array(r);
+    this.centreTerms = new Float64Array(r);
+    this.overlaps = new Float64Array(r * r);
+    this.logOverlap = new Float64Array(r * r * b);
+    this.probGradient = new Float64Array(r * b * mbar);
+    this.centreGradient = new Float64Array(b * mbar);
+    this.weightGradient = new Float64Array(r);
+    this.noiseGradient = new Float64Array(K);
+    this.drawn = new Int32Array(b);
+    this.sampleLog = new Float64Array(r);
+    this.scale = new Float64Array(r);
+  }
+
+  /**
+   * The Theorem-3 ELBO bound at `params`; with `gradient`, writes its gradient (exact), or with `rng`
+   * the exact terms' gradient plus the eq. (11) entropy estimate from `samples` draws.
+   */
+  evaluate(params: Float64Array, gradient?: Float64Array, rng?: Rng, samples = 0): number {
+    const { b, mbar, K, support, logPrior, noiseSupport, logNoisePrior } = this.grid;
+    completeGram(this.stats);
+    const { gram, phiTy, yty, n } = this.stats;
+    const r = this.components;
+    const { q, logQ, weights, logWeights, centre, logCentre, noiseQ, logNoiseQ, means, variances, secondMoments, gramMeans, residuals, priorTerms, centreTerms, overlaps, logOverlap } = this;
+    softmaxRows(params, 0, r * b, mbar, q, logQ);
+    softmaxRows(params, this.mixtureOffset, 1, r, weights, logWeights);
+    softmaxRows(params, this.centreOffset, b, mbar, centre, logCentre);
+    softmaxRows(params, this.noiseOffset, 1, K, noiseQ, logNoiseQ);
+    let expectedResidual = 0;
+    let expectedPrior = 0;
+    let expectedCentre = 0;
+    for (let k = 0; k < r; k++) {
+      let prior = 0;
+      let cross = 0;
+      for (let j = 0; j < b; j++) {
+        const row = (k * b + j) * mbar;
+        let s = 0;
+        let s2 = 0;
+        for (let m = 0; m < mbar; m++) {
+          const p = q[row + m];
+          const w = support[j * mbar + m];
+          s += p * w;
+          s2 += p * w * w;
+          prior += p * logPrior[j * mbar + m];
+          cross += p * logCentre[j * mbar + m];
+        }
+        means[k * b + j] = s;
+        secondMoments[k * b + j] = s2;
+        variances[k * b + j] = Math.max(0, s2 - s * s);
+      }
+      let res = yty;
+      for (let j = 0; j < b; j++) {
+        const row = j * b;
+        let gs = 0;
+        for (let l = 0; l < b; l++) gs += gram[row + l] * means[k * b + l];
+        gramMeans[k * b + j] = gs;
+        const s = means[k * b + j];
+        const gjj = gram[row + j];
+        res += -2 * s * phiTy[j] + s * gs - gjj * s * s + gjj * secondMoments[k * b + j];
+      }
+      residuals[k] = res;
+      priorTerms[k] = prior;
+      centreTerms[k] = cross;
+      expectedResidual += weights[k] * res;
+      expectedPrior += weights[k] * prior;
+      expectedCentre += weights[k] * cross;
+    }
+    let quadratic = 0;
+    for (let k = 0; k < r; k++) {
+      for (let l = k; l < r; l++) {
+        let logProduct = 0;
+        for (let j = 0; j < b; j++) {
+          let overlap = 0;
+          const rowK = (k * b + j) * mbar;
+          const rowL = (l * b + j) * mbar;
+          for (let m = 0; m < mbar; m++) overlap += (q[rowK + m] * q[rowL + m]) / centre[j * mbar + m];
+          const lo = Math.log(overlap);
+          logOverlap[(k * r + l) * b + j] = lo;
+          logOverlap[(l * r + k) * b + j] = lo;
+          logProduct += lo;
+        }
+        const e = Math.exp(logProduct);
+        overlaps[k * r + l] = e;
+        overlaps[l * r + k] = e;
+        quadratic += (k === l ? 1 : 2) * weights[k] * weights[l] * e;
+      }
+    }
+    this.entropyBound = 1 - expectedCentre - quadratic;
+    let einv = 0;
+    let enoise = 0;
+    let elog = 0;
+    let klNoise = 0;
+    for (let k = 0; k < K; k++) {
+      einv += noiseQ[k] / noiseSupport[k];
+      enoise += noiseQ[k] * noiseSupport[k];
+      elog += noiseQ[k] * Math.log(noiseSupport[k]);
+      klNoise += noiseQ[k] * (logNoisePrior[k] - logNoiseQ[k]);
+    }
+    this.expectedInverseNoise = einv;
+    this.expectedNoise = enoise;
+    const value = -n * (0.5 * elog + HALF_LOG_2PI) - 0.5 * einv * expectedResidual + expectedPrior + this.entropyBound + klNoise;
+    if (gradient !== undefined) this.gradient(gradient, expectedResidual, rng, samples);
+    return value;
+  }
+
+  private gradient(gradient: Float64Array, expectedResidual: number, rng: Rng | undefined, samples: number): void {
+    const { b, mbar, K, support, logPrior, noiseSupport, logNoisePrior } = this.grid;
+    const { gram, phiTy, n } = this.stats;
+    const r = this.components;
+    const { q, weights, centre, logCentre, noiseQ, logNoiseQ, means, gramMeans, residuals, priorTerms, centreTerms, overlaps, logOverlap, probGradient, centreGradient, weightGradient, noiseGradient } = this;
+    const einv = this.expectedInverseNoise;
+    const boundEntropy = rng === undefined;
+    centreGradient.fill(0);
+    for (let k = 0; k < r; k++) {
+      const pk = weights[k];
+      let wg = -0.5 * einv * residuals[k] + priorTerms[k];
+      if (boundEntropy) {
+        wg -= centreTerms[k];
+        for (let l = 0; l < r; l++) wg -= 2 * weights[l] * overlaps[k * r + l];
+      }
+      weightGradient[k] = wg;
+      for (let j = 0; j < b; j++) {
+        const gjj = gram[j * b + j];
+        const dRds = 2 * (gramMeans[k * b + j] - gjj * means[k * b + j] - phiTy[j]);
+        const row = (k * b + j) * mbar;
+        for (let m = 0; m < mbar; m++) {
+          const i = j * mbar + m;
+          const w = support[i];
+          let g = pk * (-0.5 * einv * (w * dRds + gjj * w * w) + logPrior[i]);
+          let entropyTerm = 0;
+          let centreTerm = 0;
+          for (let l = 0; l < r; l++) {
+            const e = overlaps[k * r + l];
+            const factor = e === 0 ? 0 : (weights[l] * Math.exp(Math.log(e) - logOverlap[(k * r + l) * b + j])) / centre[i];
+            entropyTerm += factor * q[(l * b + j) * mbar + m];
+            if (l >= k) centreTerm += (l === k ? 1 : 2) * factor * q[(l * b + j) * mbar + m] * q[row + m] / centre[i];
+          }
+          if (boundEntropy) g -= pk * (logCentre[i] + 2 * entropyTerm);
+          probGradient[row + m] = g;
+          centreGradient[i] += pk * (centreTerm - q[row + m] / centre[i]);
+        }
+      }
+    }
+    for (let row = 0; row < r * b; row++) {
+      let avg = 0;
+      for (let m = 0; m < mbar; m++) avg += q[row * mbar + m] * probGradient[row * mbar + m];
+      for (let m = 0; m < mbar; m++) gradient[row * mbar + m] = q[row * mbar + m] * (probGradient[row * mbar + m] - avg);
+    }
+    let avg = 0;
+    for (let k = 0; k < r; k++) avg += weights[k] * weightGradient[k];
+    for (let k = 0; k < r; k++) gradient[this.mixtureOffset + k] = weights[k] * (weightGradient[k] - avg);
+    for (let j = 0; j < b; j++) {
+      let a = 0;
+      for (let m = 0; m < mbar; m++) a += centre[j * mbar + m] * centreGradient[j * mbar + m];
+      for (let m = 0; m < mbar; m++) gradient[this.centreOffset + j * mbar + m] = centre[j * mbar + m] * (centreGradient[j * mbar + m] - a);
+    }
+    avg = 0;
+    for (let k = 0; k < K; k++) {
+      noiseGradient[k] = -0.5 * n * Math.log(noiseSupport[k]) - expectedResidual / (2 * noiseSupport[k]) + logNoisePrior[k] - logNoiseQ[k];
+      avg += noiseQ[k] * noiseGradient[k];
+    }
+    for (let k = 0; k < K; k++) gradient[this.noiseOffset + k] = noiseQ[k] * (noiseGradient[k] - avg);
+    if (rng !== undefined) this.addEntropyGradient(gradient, rng, samples);
+  }
+
+  /**
+   * Adds to `gradient` (component and mixture logits) the eq. (11) estimate of ∇H(q) from `samples`
+   * draws w ~ q: −(1/t) Σ_i (log q(w_i) + 1) ∇log q(w_i), with ∂log q(w)/∂θ_kjm = ρ_k(w)(1[w_j = m] − q_kjm)
+   * and ∂log q(w)/∂β_k = ρ_k(w) − π_k (ρ: the components' responsibilities for w). Unbiased; O(t·r·b)
+   * plus the draws. Uses q and π of the last `evaluate`.
+   */
+  addEntropyGradient(gradient: Float64Array, rng: Rng, samples: number): void {
+    const { b, mbar } = this.grid;
+    const r = this.components;
+    const { q, logQ, weights, logWeights, drawn, sampleLog, scale } = this;
+    scale.fill(0);
+    const step = -1 / samples;
+    for (let t = 0; t < samples; t++) {
+      let u = rng.nextDouble();
+      let c = r - 1;
+      for (let k = 0; k < r - 1; k++) { u -= weights[k]; if (u < 0) { c = k; break; } }
+      for (let j = 0; j < b; j++) {
+        const row = (c * b + j) * mbar;
+        let v = rng.nextDouble();
+        let code = mbar - 1;
+        for (let m = 0; m < mbar - 1; m++) { v -= q[row + m]; if (v < 0) { code = m; break; } }
+        drawn[j] = code;
+      }
+      let max = -Infinity;
+      for (let k = 0; k < r; k++) {
+        let l = logWeights[k];
+        for (let j = 0; j < b; j++) l += logQ[(k * b + j) * mbar + drawn[j]];
+        sampleLog[k] = l;
+        if (l > max) max = l;
+      }
+      let total = 0;
+      for (let k = 0; k < r; k++) total += Math.exp(sampleLog[k] - max);
+      const logDensity = max + Math.log(total);
+      const coefficient = step * (logDensity + 1);
+      for (let k = 0; k < r; k++) {
+        const rho = Math.exp(sampleLog[k] - logDensity);
+        const c2 = coefficient * rho;
+        if (c2 === 0) continue;
+        scale[k] += c2;
+        for (let j = 0; j < b; j++) gradient[(k * b + j) * mbar + drawn[j]] += c2;
+        gradient[this.mixtureOffset + k] += c2;
+      }
+      for (let k = 0; k < r; k++) gradient[this.mixtureOffset + k] -= coefficient * weights[k];
+    }
+    for (let k = 0; k < r; k++) {
+      const sk = scale[k];
+      if (sk === 0) continue;
+      for (let i = k * b * mbar; i < (k + 1) * b * mbar; i++) gradient[i] -= sk * q[i];
+    }
+  }
+}
