@@ -82,7 +82,7 @@ async function single(expr: string): Promise<number> {
 describe('a real Prometheus scraping vbstream run', () => {
   beforeAll(async () => {
     const binary = findExecutable('prometheus');
-    if (binary === undefined) throw new Error('Prometheus is not installed: run the project set-up, `bash scripts/setup-system.sh` (installs the Debian package prometheus)');
+    if (binary === undefined) throw new Error('Prometheus is not installed: run the project set-up, `bash scripts/setup.sh` (installs the Debian package prometheus)');
     dir = mkdtempSync(join(tmpdir(), 'vbstream-prometheus-'));
 
     stream = spawn(process.execPath, [join(repoRoot, 'dist/cli/vbstream.js'), 'run', '--metrics-port', '0', '--rate', '5000'], { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -168,7 +168,7 @@ describe('a real Prometheus scraping vbstream run', () => {
 
   it('the committed monitoring/prometheus.yml is a valid configuration (promtool)', () => {
     const promtool = findExecutable('promtool');
-    expect(promtool, 'promtool comes with the Debian package prometheus: run `bash scripts/setup-system.sh`').toBeDefined();
+    expect(promtool, 'promtool comes with the Debian package prometheus: run `bash scripts/setup.sh`').toBeDefined();
     const result = spawnSync(promtool as string, ['check', 'config', join(repoRoot, 'monitoring/prometheus.yml')], { encoding: 'utf8' });
     expect(result.status, result.stdout + result.stderr).toBe(0);
     expect(result.stdout).toContain('SUCCESS');
