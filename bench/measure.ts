@@ -31,3 +31,22 @@ export function medianMs(work: () => void, repeats = 5): number {
 export function formatCount(value: number): string {
   return Math.round(value).toLocaleString('en-US');
 }
+
+/**
+ * Like {@link throughput}, but returns units per second of wall time and per second of this
+ * process's CPU time (user + system). On a shared machine the CPU figure is the one-core rate;
+ * it is conservative, since garbage-collector threads add CPU time too.
+ */
+export function throughputWallAndCpu(work: () => number, minMs = 1000): { wall: number; cpu: number } {
+  work();
+  let units = 0;
+  const start = performance.now();
+  const cpuStart = process.cpuUsage();
+  let elapsed = 0;
+  do {
+    units += work();
+    elapsed = performance.now() - start;
+  } while (elapsed < minMs);
+  const cpu = process.cpuUsage(cpuStart);
+  return { wall: (units / elapsed) * 1000, cpu: (units / (cpu.user + cpu.system)) * 1e6 };
+}
