@@ -14,6 +14,7 @@ export { symmetricQuadraticForm } from './symmetric-quadratic-form.js';
 export { shermanMorrisonUpdate } from './sherman-morrison-update.js';
 export { spdInverse } from './spd-inverse.js';
 export { solveLower } from './solve-lower.js';
+export { solveLowerRowNorms } from './solve-lower-row-norms.js';
 export { solveLowerTransposed } from './solve-lower-transposed.js';
 export { symmetricEigen } from './symmetric-eigen.js';
 export { symmetricRank1Update } from './symmetric-rank1-update.js';
