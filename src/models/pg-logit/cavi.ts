@@ -76,8 +76,9 @@ export function pgLogitCavi(prior: PgLogitPrior, x: Float64Array, ySigned: Float
       const m = dot(mean, x, d, 0, r * d);
       xi[r] = Math.sqrt(variance + m * m);
       const weight = weights === undefined ? 1 : weights[r];
-      rowScale[r] = 2 * jaakkolaJordanLambda(xi[r]) * weight;
-      elbo += weight * recordElbo(0.5 * ySigned[r], m, variance, xi[r]);
+      const lambda = jaakkolaJordanLambda(xi[r]);
+      rowScale[r] = 2 * lambda * weight;
+      elbo += weight * recordElbo(0.5 * ySigned[r], m, variance, xi[r], lambda);
     }
     const last = elboTrace.length > 0 ? elboTrace[elboTrace.length - 1] : Number.NaN;
     elboTrace.push(elbo);
