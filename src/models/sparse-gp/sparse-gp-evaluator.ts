@@ -34,12 +34,34 @@ export interface SparseGpGradient {
 }
 
 /**
- * out[o + i] += scale·Σ_k coef[c0 + k·cs]·src[(r0 + k)·n + i] for k < count and i < n, four source rows
- * per pass (one load and store of the target row per four multiply-adds).
+ * out[o + i] += scale·Σ_k coef[c0 + k·cs]·src[(r0 + k)·n + i] for k < count and i < n, eight source rows
+ * per pass (one load and store of the target row per eight multiply-adds), then four, then one.
  */
 function accumulateRows(out: Float64Array, o: number, src: Float64Array, r0: number, count: number, n: number,
   coef: Float64Array, c0: number, cs: number, scale: number): void {
   let k = 0;
+  for (; k + 7 < count; k += 8) {
+    const l0 = scale * coef[c0 + k * cs];
+    const l1 = scale * coef[c0 + (k + 1) * cs];
+    const l2 = scale * coef[c0 + (k + 2) * cs];
+    const l3 = scale * coef[c0 + (k + 3) * cs];
+    const l4 = scale * coef[c0 + (k + 4) * cs];
+    const l5 = scale * coef[c0 + (k + 5) * cs];
+    const l6 = scale * coef[c0 + (k + 6) * cs];
+    const l7 = scale * coef[c0 + (k + 7) * cs];
+    const s0 = (r0 + k) * n;
+    const s1 = s0 + n;
+    const s2 = s1 + n;
+    const s3 = s2 + n;
+    const s4 = s3 + n;
+    const s5 = s4 + n;
+    const s6 = s5 + n;
+    const s7 = s6 + n;
+    for (let i = 0; i < n; i++) {
+      out[o + i] += l0 * src[s0 + i] + l1 * src[s1 + i] + l2 * src[s2 + i] + l3 * src[s3 + i]
+        + l4 * src[s4 + i] + l5 * src[s5 + i] + l6 * src[s6 + i] + l7 * src[s7 + i];
+    }
+  }
   for (; k + 3 < count; k += 4) {
     const l0 = scale * coef[c0 + k * cs];
     const l1 = scale * coef[c0 + (k + 1) * cs];
@@ -58,9 +80,40 @@ function accumulateRows(out: Float64Array, o: number, src: Float64Array, r0: num
   }
 }
 
-/** out[o + j] = Σ_i x[xa + i]·y[(j)·n + i] for j ≤ last (rows 0..last of y), four rows of y per pass. */
+/** out[o + j] = Σ_i x[xa + i]·y[(j)·n + i] for j ≤ last (rows 0..last of y), eight rows of y per pass, then four, then one. */
 function rowDots(x: Float64Array, xa: number, y: Float64Array, last: number, n: number, out: Float64Array, o: number): void {
   let j = 0;
+  for (; j + 7 <= last; j += 8) {
+    const r0 = j * n;
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
+    let s4 = 0;
+    let s5 = 0;
+    let s6 = 0;
+    let s7 = 0;
+    for (let i = 0; i < n; i++) {
+      const e = x[xa + i];
+      const r = r0 + i;
+      s0 += e * y[r];
+      s1 += e * y[r + n];
+      s2 += e * y[r + 2 * n];
+      s3 += e * y[r + 3 * n];
+      s4 += e * y[r + 4 * n];
+      s5 += e * y[r + 5 * n];
+      s6 += e * y[r + 6 * n];
+      s7 += e * y[r + 7 * n];
+    }
+    out[o + j] = s0;
+    out[o + j + 1] = s1;
+    out[o + j + 2] = s2;
+    out[o + j + 3] = s3;
+    out[o + j + 4] = s4;
+    out[o + j + 5] = s5;
+    out[o + j + 6] = s6;
+    out[o + j + 7] = s7;
+  }
   for (; j + 3 <= last; j += 4) {
     const r0 = j * n;
     const r1 = r0 + n;
@@ -127,6 +180,7 @@ export class SparseGpEvaluator {
   private readonly s: Float64Array;
   private readonly ks: Float64Array;
   private readonly w: Float64Array;
+  private readonly ksw: Float64Array;
   private readonly kuuBar: Float64Array;
   private readonly work: Float64Array;
   private readonly point: PointLossGradient = { dm: 0, dv: 0, dLogNoise: 0 };
@@ -151,6 +205,7 @@ export class SparseGpEvaluator {
     this.s = new Float64Array(mm);
     this.ks = new Float64Array(mm);
     this.w = new Float64Array(mm);
+    this.ksw = new Float64Array(mm);
     this.kuuBar = new Float64Array(mm);
     this.work = new Float64Array(mm);
   }
@@ -457,17 +512,18 @@ export class SparseGpEvaluator {
     const kufBar = this.solved;
     choleskyInverse(lk, M, ainv, this.work);
     for (let a = 0; a < M; a++) {
-      for (let b = 0; b < M; b++) {
+      for (let b = 0; b <= a; b++) {
         let sum = 0;
-        const upto = Math.min(a, b);
-        for (let k = 0; k <= upto; k++) sum += lU[a * M + k] * lU[b * M + k];
+        for (let k = 0; k <= b; k++) sum += lU[a * M + k] * lU[b * M + k];
         s[a * M + b] = sum;
+        s[b * M + a] = sum;
       }
     }
+    // S and Kuu⁻¹ are symmetric, so every product below reads rows (contiguous) instead of columns.
     for (let a = 0; a < M; a++) {
       for (let b = 0; b < M; b++) {
         let sum = 0;
-        for (let k = 0; k < M; k++) sum += ainv[a * M + k] * s[k * M + b];
+        for (let k = 0; k < M; k++) sum += ainv[a * M + k] * s[b * M + k];
         ks[a * M + b] = sum;
       }
     }
@@ -481,18 +537,23 @@ export class SparseGpEvaluator {
       for (let b = 0; b < a; b++) w[b * M + a] = w[a * M + b];
     }
     const half = 0.5 * p.beta;
+    // KsW = Ks·W (W symmetric); W·Ksᵀ is its transpose.
+    const ksw = this.ksw;
     for (let a = 0; a < M; a++) {
       for (let b = 0; b < M; b++) {
-        let ksw = 0;
-        let wks = 0;
-        let ksa = 0;
-        for (let k = 0; k < M; k++) {
-          ksw += ks[a * M + k] * w[k * M + b];
-          wks += w[a * M + k] * ks[b * M + k];
-          if (kl) ksa += ks[a * M + k] * ainv[k * M + b];
+        let sum = 0;
+        for (let k = 0; k < M; k++) sum += ks[a * M + k] * w[b * M + k];
+        ksw[a * M + b] = sum;
+      }
+    }
+    for (let a = 0; a < M; a++) {
+      for (let b = 0; b < M; b++) {
+        let e = -gmData[a] * alpha[b] + w[a * M + b] - ksw[a * M + b] - ksw[b * M + a] - half * alpha[a] * alpha[b];
+        if (kl) {
+          let ksa = 0;
+          for (let k = 0; k < M; k++) ksa += ks[a * M + k] * ainv[b * M + k];
+          e += half * (ainv[a * M + b] - ksa);
         }
-        let e = -gmData[a] * alpha[b] + w[a * M + b] - ksw - wks - half * alpha[a] * alpha[b];
-        if (kl) e += half * (ainv[a * M + b] - ksa);
         kuuBar[a * M + b] = e;
       }
     }
