@@ -519,14 +519,8 @@ export class SparseGpEvaluator {
         s[b * M + a] = sum;
       }
     }
-    // S and Kuu⁻¹ are symmetric, so every product below reads rows (contiguous) instead of columns.
-    for (let a = 0; a < M; a++) {
-      for (let b = 0; b < M; b++) {
-        let sum = 0;
-        for (let k = 0; k < M; k++) sum += ainv[a * M + k] * s[b * M + k];
-        ks[a * M + b] = sum;
-      }
-    }
+    // S, Kuu⁻¹ and W are symmetric, so every M×M product below is rows against rows (rowDots).
+    for (let a = 0; a < M; a++) rowDots(ainv, a * M, s, M - 1, M, ks, a * M);
     for (let a = 0; a < M; a++) {
       const ra = a * n;
       for (let i = 0; i < n; i++) kufBar[ra + i] = alpha[a] * gmu[i] - 2 * dmat[ra + i];
@@ -537,23 +531,16 @@ export class SparseGpEvaluator {
       for (let b = 0; b < a; b++) w[b * M + a] = w[a * M + b];
     }
     const half = 0.5 * p.beta;
-    // KsW = Ks·W (W symmetric); W·Ksᵀ is its transpose.
-    const ksw = this.ksw;
+    // KsW = Ks·W; W·Ksᵀ is its transpose. Ks·Kuu⁻¹ goes into `work` (free until the whitening adjoint).
+    const { ksw, work: ksa } = this;
     for (let a = 0; a < M; a++) {
-      for (let b = 0; b < M; b++) {
-        let sum = 0;
-        for (let k = 0; k < M; k++) sum += ks[a * M + k] * w[b * M + k];
-        ksw[a * M + b] = sum;
-      }
+      rowDots(ks, a * M, w, M - 1, M, ksw, a * M);
+      if (kl) rowDots(ks, a * M, ainv, M - 1, M, ksa, a * M);
     }
     for (let a = 0; a < M; a++) {
       for (let b = 0; b < M; b++) {
         let e = -gmData[a] * alpha[b] + w[a * M + b] - ksw[a * M + b] - ksw[b * M + a] - half * alpha[a] * alpha[b];
-        if (kl) {
-          let ksa = 0;
-          for (let k = 0; k < M; k++) ksa += ks[a * M + k] * ainv[b * M + k];
-          e += half * (ainv[a * M + b] - ksa);
-        }
+        if (kl) e += half * (ainv[a * M + b] - ksa[a * M + b]);
         kuuBar[a * M + b] = e;
       }
     }
