@@ -80,6 +80,59 @@ function accumulateRows(out: Float64Array, o: number, src: Float64Array, r0: num
   }
 }
 
+/**
+ * The same as {@link accumulateRows} for two adjacent target rows at once (o and o + n, coefficients from
+ * c0 and c1): four source rows per pass, each loaded once for both targets.
+ */
+function accumulateRowPair(out: Float64Array, o: number, src: Float64Array, r0: number, count: number, n: number,
+  coef: Float64Array, c0: number, c1: number, cs: number, scale: number): void {
+  const o1 = o + n;
+  let k = 0;
+  for (; k + 3 < count; k += 4) {
+    const p0 = scale * coef[c0 + k * cs];
+    const p1 = scale * coef[c0 + (k + 1) * cs];
+    const p2 = scale * coef[c0 + (k + 2) * cs];
+    const p3 = scale * coef[c0 + (k + 3) * cs];
+    const q0 = scale * coef[c1 + k * cs];
+    const q1 = scale * coef[c1 + (k + 1) * cs];
+    const q2 = scale * coef[c1 + (k + 2) * cs];
+    const q3 = scale * coef[c1 + (k + 3) * cs];
+    const s0 = (r0 + k) * n;
+    const s1 = s0 + n;
+    const s2 = s1 + n;
+    const s3 = s2 + n;
+    for (let i = 0; i < n; i++) {
+      const x0 = src[s0 + i];
+      const x1 = src[s1 + i];
+      const x2 = src[s2 + i];
+      const x3 = src[s3 + i];
+      out[o + i] += p0 * x0 + p1 * x1 + p2 * x2 + p3 * x3;
+      out[o1 + i] += q0 * x0 + q1 * x1 + q2 * x2 + q3 * x3;
+    }
+  }
+  for (; k < count; k++) {
+    const p0 = scale * coef[c0 + k * cs];
+    const q0 = scale * coef[c1 + k * cs];
+    const sk = (r0 + k) * n;
+    for (let i = 0; i < n; i++) {
+      const x0 = src[sk + i];
+      out[o + i] += p0 * x0;
+      out[o1 + i] += q0 * x0;
+    }
+  }
+}
+
+/** out[a, :] = Σ_{b ≥ a} l[b, a]·src[b, :] for the M rows (length n) of src and a lower-triangular M×M l, two rows of out at a time. */
+function lowerTransposedTimes(out: Float64Array, src: Float64Array, l: Float64Array, M: number, n: number): void {
+  out.fill(0, 0, M * n);
+  let a = 0;
+  for (; a + 1 < M; a += 2) {
+    accumulateRows(out, a * n, src, a, 1, n, l, a * M + a, M, 1);
+    accumulateRowPair(out, a * n, src, a + 1, M - a - 1, n, l, (a + 1) * M + a, (a + 1) * M + a + 1, M, 1);
+  }
+  if (a < M) accumulateRows(out, a * n, src, a, 1, n, l, a * M + a, M, 1);
+}
+
 /** out[o + j] = Σ_i x[xa + i]·y[(j)·n + i] for j ≤ last (rows 0..last of y), eight rows of y per pass, then four, then one. */
 function rowDots(x: Float64Array, xa: number, y: Float64Array, last: number, n: number, out: Float64Array, o: number): void {
   let j = 0;
@@ -290,12 +343,19 @@ export class SparseGpEvaluator {
     const M = this.M;
     const { kuf, solved, lk } = this;
     p.kernel.cross(p.Z, M, x, n, kuf);
-    for (let a = 0; a < M; a++) {
+    for (let e = 0; e < M * n; e++) solved[e] = kuf[e];
+    for (let a = 0; a < M; a += 2) {
       const row = a * n;
-      for (let i = 0; i < n; i++) solved[row + i] = kuf[row + i];
-      accumulateRows(solved, row, solved, 0, a, n, lk, a * M, 1, -1);
+      const pair = a + 1 < M;
+      if (pair) accumulateRowPair(solved, row, solved, 0, a, n, lk, a * M, (a + 1) * M, 1, -1);
+      else accumulateRows(solved, row, solved, 0, a, n, lk, a * M, 1, -1);
       const inv = 1 / lk[a * M + a];
       for (let i = 0; i < n; i++) solved[row + i] *= inv;
+      if (!pair) break;
+      const next = row + n;
+      accumulateRows(solved, next, solved, a, 1, n, lk, (a + 1) * M + a, 1, -1);
+      const invNext = 1 / lk[(a + 1) * M + a + 1];
+      for (let i = 0; i < n; i++) solved[next + i] *= invNext;
     }
   }
 
@@ -303,13 +363,21 @@ export class SparseGpEvaluator {
     const M = this.M;
     const { solved, c, t, lk, mU, lU, mu, v } = this;
     this.solveKuf(p, x, n);
-    for (let a = M - 1; a >= 0; a--) {
+    for (let e = 0; e < M * n; e++) c[e] = solved[e];
+    for (let a = M - 1; a >= 0; a -= 2) {
       const row = a * n;
-      for (let i = 0; i < n; i++) c[row + i] = solved[row + i];
-      accumulateRows(c, row, c, a + 1, M - a - 1, n, lk, (a + 1) * M + a, M, -1);
+      const pair = a > 0;
+      if (pair) accumulateRowPair(c, row - n, c, a + 1, M - a - 1, n, lk, (a + 1) * M + a - 1, (a + 1) * M + a, M, -1);
+      else accumulateRows(c, row, c, a + 1, M - a - 1, n, lk, (a + 1) * M + a, M, -1);
       const inv = 1 / lk[a * M + a];
       for (let i = 0; i < n; i++) c[row + i] *= inv;
+      if (!pair) break;
+      const previous = row - n;
+      accumulateRows(c, previous, c, a, 1, n, lk, a * M + a - 1, M, -1);
+      const invPrevious = 1 / lk[(a - 1) * M + a - 1];
+      for (let i = 0; i < n; i++) c[previous + i] *= invPrevious;
     }
+    lowerTransposedTimes(t, c, lU, M, n);
     const s2 = p.kernel.variance;
     for (let i = 0; i < n; i++) {
       mu[i] = p.meanConstant;
@@ -322,8 +390,6 @@ export class SparseGpEvaluator {
         mu[i] += c[row + i] * ma;
         v[i] -= solved[row + i] * solved[row + i];
       }
-      for (let i = 0; i < n; i++) t[row + i] = 0;
-      accumulateRows(t, row, c, a, M - a, n, lU, a * M + a, M, 1);
       for (let i = 0; i < n; i++) v[i] += t[row + i] * t[row + i];
     }
     for (let i = 0; i < n; i++) if (!(v[i] > 0)) v[i] = 0;
@@ -386,6 +452,7 @@ export class SparseGpEvaluator {
       mu[i] = p.meanConstant;
       v[i] = s2;
     }
+    lowerTransposedTimes(t, solved, L, M, n);
     for (let a = 0; a < M; a++) {
       const row = a * n;
       const ma = m[a];
@@ -393,10 +460,8 @@ export class SparseGpEvaluator {
         const b = solved[row + i];
         mu[i] += b * ma;
         v[i] -= b * b;
-        t[row + i] = 0;
+        v[i] += t[row + i] * t[row + i];
       }
-      accumulateRows(t, row, solved, a, M - a, n, L, a * M + a, M, 1);
-      for (let i = 0; i < n; i++) v[i] += t[row + i] * t[row + i];
     }
     for (let i = 0; i < n; i++) if (!(v[i] > 0)) v[i] = 0;
     let data = 0;
@@ -524,8 +589,10 @@ export class SparseGpEvaluator {
     for (let a = 0; a < M; a++) {
       const ra = a * n;
       for (let i = 0; i < n; i++) kufBar[ra + i] = alpha[a] * gmu[i] - 2 * dmat[ra + i];
-      accumulateRows(kufBar, ra, dmat, 0, M, n, ks, a * M, 1, 2);
     }
+    let a = 0;
+    for (; a + 1 < M; a += 2) accumulateRowPair(kufBar, a * n, dmat, 0, M, n, ks, a * M, (a + 1) * M, 1, 2);
+    if (a < M) accumulateRows(kufBar, a * n, dmat, 0, M, n, ks, a * M, 1, 2);
     for (let a = 0; a < M; a++) {
       rowDots(c, a * n, dmat, a, n, w, a * M);
       for (let b = 0; b < a; b++) w[b * M + a] = w[a * M + b];
