@@ -197,6 +197,82 @@ function rowDots(x: Float64Array, xa: number, y: Float64Array, last: number, n: 
 }
 
 /**
+ * {@link rowDots} for two adjacent rows of x (at xa and xa + n) into out[o + j] and out[o1 + j], j ≤ last:
+ * four rows of y per pass, each loaded once for both; every sum runs in the order of rowDots.
+ */
+function rowDotsPair(x: Float64Array, xa: number, y: Float64Array, last: number, n: number, out: Float64Array, o: number, o1: number): void {
+  const xb = xa + n;
+  let j = 0;
+  for (; j + 3 <= last; j += 4) {
+    const r0 = j * n;
+    const r1 = r0 + n;
+    const r2 = r1 + n;
+    const r3 = r2 + n;
+    let a0 = 0;
+    let a1 = 0;
+    let a2 = 0;
+    let a3 = 0;
+    let b0 = 0;
+    let b1 = 0;
+    let b2 = 0;
+    let b3 = 0;
+    for (let i = 0; i < n; i++) {
+      const e = x[xa + i];
+      const f = x[xb + i];
+      const y0 = y[r0 + i];
+      const y1 = y[r1 + i];
+      const y2 = y[r2 + i];
+      const y3 = y[r3 + i];
+      a0 += e * y0;
+      a1 += e * y1;
+      a2 += e * y2;
+      a3 += e * y3;
+      b0 += f * y0;
+      b1 += f * y1;
+      b2 += f * y2;
+      b3 += f * y3;
+    }
+    out[o + j] = a0;
+    out[o + j + 1] = a1;
+    out[o + j + 2] = a2;
+    out[o + j + 3] = a3;
+    out[o1 + j] = b0;
+    out[o1 + j + 1] = b1;
+    out[o1 + j + 2] = b2;
+    out[o1 + j + 3] = b3;
+  }
+  for (; j <= last; j++) {
+    const r = j * n;
+    let sa = 0;
+    let sb = 0;
+    for (let i = 0; i < n; i++) {
+      const yi = y[r + i];
+      sa += x[xa + i] * yi;
+      sb += x[xb + i] * yi;
+    }
+    out[o + j] = sa;
+    out[o1 + j] = sb;
+  }
+}
+
+/**
+ * out[a·stride + j] = Σ_i x[a·n + i]·y[j·n + i] for a < rows and j ≤ a (lower = true) or j < cols, two rows
+ * of x at a time ({@link rowDotsPair}); bit for bit one {@link rowDots} per row.
+ */
+function rowDotsRows(x: Float64Array, y: Float64Array, rows: number, cols: number, n: number, out: Float64Array, stride: number, lower: boolean): void {
+  let a = 0;
+  for (; a + 1 < rows; a += 2) {
+    rowDotsPair(x, a * n, y, lower ? a : cols - 1, n, out, a * stride, (a + 1) * stride);
+    if (!lower) continue;
+    const r = (a + 1) * n;
+    let sum = 0;
+    for (let i = 0; i < n; i++) sum += x[r + i] * y[r + i];
+    out[(a + 1) * stride + a + 1] = sum;
+  }
+  if (a < rows) rowDots(x, a * n, y, lower ? a : cols - 1, n, out, a * stride);
+}
+
+/**
  * Values and analytic gradients of the sparse-GP objectives Σ_i scale·ℓ_i(μ_i, v_i) + β·R(q) over a
  * minibatch (Hensman et al. 2015; Wei, Sheth & Khardon 2021, eqs. 3, 8). One O(M³) Cholesky of Kuu,
  * then O(BM²) for the B marginals μ = c + Cᵀm, v = s² − colsum(Kuf∘C) + colsum((LᵀC)²), C = Kuu⁻¹Kuf,
@@ -493,8 +569,8 @@ export class SparseGpEvaluator {
       gradient.m[a] = sum + p.beta * m[a];
     }
     gradient.L.fill(0);
+    if (kl) rowDotsRows(dmat, t, M, M, n, gradient.L, M, true);
     for (let a = 0; kl && a < M; a++) {
-      rowDots(dmat, a * n, t, a, n, gradient.L, a * M);
       for (let b = 0; b <= a; b++) gradient.L[a * M + b] = 2 * gradient.L[a * M + b] + p.beta * L[a * M + b];
       gradient.L[a * M + a] -= p.beta / L[a * M + a];
     }
@@ -551,10 +627,8 @@ export class SparseGpEvaluator {
     }
     gLU.fill(0);
     if (!kl) return;
-    for (let a = 0; a < M; a++) {
-      rowDots(dmat, a * n, t, a, n, gLU, a * M);
-      for (let b = 0; b <= a; b++) gLU[a * M + b] *= 2;
-    }
+    rowDotsRows(dmat, t, M, M, n, gLU, M, true);
+    for (let a = 0; a < M; a++) for (let b = 0; b <= a; b++) gLU[a * M + b] *= 2;
     // β(tril(Kuu⁻¹L) − diag(1/L_jj)), Kuu⁻¹L = Lk⁻ᵀ X1
     const work = this.work;
     for (let col = 0; col < M; col++) {
@@ -585,7 +659,7 @@ export class SparseGpEvaluator {
       }
     }
     // S, Kuu⁻¹ and W are symmetric, so every M×M product below is rows against rows (rowDots).
-    for (let a = 0; a < M; a++) rowDots(ainv, a * M, s, M - 1, M, ks, a * M);
+    rowDotsRows(ainv, s, M, M, M, ks, M, false);
     for (let a = 0; a < M; a++) {
       const ra = a * n;
       for (let i = 0; i < n; i++) kufBar[ra + i] = alpha[a] * gmu[i] - 2 * dmat[ra + i];
@@ -593,17 +667,13 @@ export class SparseGpEvaluator {
     let a = 0;
     for (; a + 1 < M; a += 2) accumulateRowPair(kufBar, a * n, dmat, 0, M, n, ks, a * M, (a + 1) * M, 1, 2);
     if (a < M) accumulateRows(kufBar, a * n, dmat, 0, M, n, ks, a * M, 1, 2);
-    for (let a = 0; a < M; a++) {
-      rowDots(c, a * n, dmat, a, n, w, a * M);
-      for (let b = 0; b < a; b++) w[b * M + a] = w[a * M + b];
-    }
+    rowDotsRows(c, dmat, M, M, n, w, M, true);
+    for (let a = 0; a < M; a++) for (let b = 0; b < a; b++) w[b * M + a] = w[a * M + b];
     const half = 0.5 * p.beta;
     // KsW = Ks·W; W·Ksᵀ is its transpose. Ks·Kuu⁻¹ goes into `work` (free until the whitening adjoint).
     const { ksw, work: ksa } = this;
-    for (let a = 0; a < M; a++) {
-      rowDots(ks, a * M, w, M - 1, M, ksw, a * M);
-      if (kl) rowDots(ks, a * M, ainv, M - 1, M, ksa, a * M);
-    }
+    rowDotsRows(ks, w, M, M, M, ksw, M, false);
+    if (kl) rowDotsRows(ks, ainv, M, M, M, ksa, M, false);
     for (let a = 0; a < M; a++) {
       for (let b = 0; b < M; b++) {
         let e = -gmData[a] * alpha[b] + w[a * M + b] - ksw[a * M + b] - ksw[b * M + a] - half * alpha[a] * alpha[b];
