@@ -16,6 +16,7 @@ export { spdInverse } from './spd-inverse.js';
 export { solveLower } from './solve-lower.js';
 export { solveLowerRowNorms } from './solve-lower-row-norms.js';
 export { solveLowerTransposed } from './solve-lower-transposed.js';
+export { solveLowerTransposedRows } from './solve-lower-transposed-rows.js';
 export { symmetricEigen } from './symmetric-eigen.js';
 export { symmetricRank1Update } from './symmetric-rank1-update.js';
 export { trace } from './trace.js';

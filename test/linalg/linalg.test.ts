@@ -17,6 +17,8 @@ import { symmetricRank1Update } from '../../src/linalg/symmetric-rank1-update.js
 import { symmetricQuadraticForm } from '../../src/linalg/symmetric-quadratic-form.js';
 import { solveLower } from '../../src/linalg/solve-lower.js';
 import { solveLowerRowNorms } from '../../src/linalg/solve-lower-row-norms.js';
+import { solveLowerTransposed } from '../../src/linalg/solve-lower-transposed.js';
+import { solveLowerTransposedRows } from '../../src/linalg/solve-lower-transposed-rows.js';
 import { dot } from '../../src/linalg/dot.js';
 import { expectClose } from '../helpers/close.js';
 
@@ -140,6 +142,24 @@ describe('linalg on flat arrays', () => {
       for (let r = 0; r < n; r++) {
         solveLower(l, d, x.subarray(r * d, (r + 1) * d), v);
         expect(out[r]).toBe(dot(v, v, d));
+      }
+    }));
+  });
+
+  it('solveLowerTransposedRows equals solveLowerTransposed on every column, bit for bit', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 9 }).chain((n) => fc.tuple(fc.constant(n), spd(n), fc.integer({ min: 1, max: 5 }), fc.integer())), ([n, a, cols, seed]) => {
+      const l = new Float64Array(n * n);
+      cholesky(a, n, l);
+      let state = seed >>> 0;
+      const next = (): number => { state = (Math.imul(state, 1664525) + 1013904223) >>> 0; return 4 * (state / 2 ** 32 - 0.5); };
+      const b = Float64Array.from({ length: n * cols }, next);
+      const x = b.slice();
+      solveLowerTransposedRows(l, n, x, cols);
+      const column = new Float64Array(n);
+      for (let c = 0; c < cols; c++) {
+        for (let i = 0; i < n; i++) column[i] = b[i * cols + c];
+        solveLowerTransposed(l, n, column, column);
+        for (let i = 0; i < n; i++) expect(x[i * cols + c]).toBe(column[i]);
       }
     }));
   });

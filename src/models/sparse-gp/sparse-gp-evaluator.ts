@@ -1,5 +1,6 @@
 import { cholesky } from '../../linalg/cholesky.js';
 import { choleskyInverse } from '../../linalg/cholesky-inverse.js';
+import { solveLowerTransposedRows } from '../../linalg/solve-lower-transposed-rows.js';
 import type { RbfKernel } from '../../kernels/rbf-kernel.js';
 import type { PointLossGradient, SparseGpObjective } from './point-loss.js';
 
@@ -631,13 +632,8 @@ export class SparseGpEvaluator {
     for (let a = 0; a < M; a++) for (let b = 0; b <= a; b++) gLU[a * M + b] *= 2;
     // β(tril(Kuu⁻¹L) − diag(1/L_jj)), Kuu⁻¹L = Lk⁻ᵀ X1
     const work = this.work;
-    for (let col = 0; col < M; col++) {
-      for (let a = M - 1; a >= 0; a--) {
-        let sum = x1[a * M + col];
-        for (let b = a + 1; b < M; b++) sum -= lk[b * M + a] * work[b * M + col];
-        work[a * M + col] = sum / lk[a * M + a];
-      }
-    }
+    work.set(x1);
+    solveLowerTransposedRows(lk, M, work, M);
     for (let a = 0; a < M; a++) {
       for (let b = 0; b <= a; b++) gLU[a * M + b] += p.beta * work[a * M + b];
       gLU[a * M + a] -= p.beta / lU[a * M + a];
@@ -707,14 +703,16 @@ export class SparseGpEvaluator {
       }
       for (let b = a + 1; b < M; b++) lbar[a * M + b] = 0;
     }
-    // P = Φ(Lkᵀ L̄k) into work
+    // P = Φ(Lkᵀ L̄k) into work, row a = Σ_{k ≥ a} Lk[k, a]·(row k of L̄k) accumulated along rows
+    work.fill(0);
     for (let a = 0; a < M; a++) {
-      for (let b = 0; b <= a; b++) {
-        let sum = 0;
-        for (let k = a; k < M; k++) sum += lk[k * M + a] * lbar[k * M + b];
-        work[a * M + b] = a === b ? 0.5 * sum : sum;
+      const row = a * M;
+      for (let k = a; k < M; k++) {
+        const f = lk[k * M + a];
+        const source = k * M;
+        for (let b = 0; b <= a; b++) work[row + b] += f * lbar[source + b];
       }
-      for (let b = a + 1; b < M; b++) work[a * M + b] = 0;
+      work[row + a] *= 0.5;
     }
     // G = Lk⁻ᵀ P Lk⁻¹: first X = P Lk⁻¹ (solve X Lk = P row by row), then Lk⁻ᵀ X column by column.
     for (let a = 0; a < M; a++) {
@@ -724,13 +722,7 @@ export class SparseGpEvaluator {
         work[a * M + b] = sum / lk[b * M + b];
       }
     }
-    for (let col = 0; col < M; col++) {
-      for (let a = M - 1; a >= 0; a--) {
-        let sum = work[a * M + col];
-        for (let k = a + 1; k < M; k++) sum -= lk[k * M + a] * work[k * M + col];
-        work[a * M + col] = sum / lk[a * M + a];
-      }
-    }
+    solveLowerTransposedRows(lk, M, work, M);
     for (let a = 0; a < M; a++) {
       for (let b = 0; b < M; b++) kuuBar[a * M + b] += 0.5 * (work[a * M + b] + work[b * M + a]);
     }
