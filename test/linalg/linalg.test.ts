@@ -164,6 +164,32 @@ describe('linalg on flat arrays', () => {
     }));
   });
 
+  it('choleskyInverse equals the column-by-column formulas for L⁻¹ and (L⁻¹)ᵀL⁻¹ bit for bit', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 9 }).chain((n) => fc.tuple(fc.constant(n), spd(n))), ([n, a]) => {
+      const l = new Float64Array(n * n);
+      cholesky(a, n, l);
+      const inv = new Float64Array(n * n);
+      for (let j = 0; j < n; j++) {
+        inv[j * n + j] = 1 / l[j * n + j];
+        for (let i = j + 1; i < n; i++) {
+          let sum = 0;
+          for (let k = j; k < i; k++) sum -= l[i * n + k] * inv[k * n + j];
+          inv[i * n + j] = sum / l[i * n + i];
+        }
+      }
+      const out = new Float64Array(n * n);
+      choleskyInverse(l, n, out);
+      for (let i = 0; i < n; i++) {
+        for (let j = 0; j <= i; j++) {
+          let sum = 0;
+          for (let k = i; k < n; k++) sum += inv[k * n + i] * inv[k * n + j];
+          expect(out[i * n + j]).toBe(sum);
+          expect(out[j * n + i]).toBe(sum);
+        }
+      }
+    }));
+  });
+
   it('gramAccumulate equals a sum of rank-1 updates and stays symmetric', () => {
     const x = Float64Array.of(1, 2, 3, -1, 0.5, 2, 0, 1, -4);
     const w = Float64Array.of(0.5, 2, 1);

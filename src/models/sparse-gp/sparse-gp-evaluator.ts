@@ -373,15 +373,18 @@ export class SparseGpEvaluator {
       this.lU.set(p.L);
       return;
     }
-    const lk = this.lk;
+    const { lk, lU } = this;
+    lU.fill(0);
     for (let a = 0; a < M; a++) {
       let sum = 0;
       for (let b = 0; b <= a; b++) sum += lk[a * M + b] * p.m[b];
       this.mU[a] = sum;
-      for (let c = 0; c < M; c++) {
-        let e = 0;
-        if (c <= a) for (let b = c; b <= a; b++) e += lk[a * M + b] * p.L[b * M + c];
-        this.lU[a * M + c] = e;
+      // row a of Lk·L̃ = Σ_{b ≤ a} Lk[a, b]·(row b of L̃), accumulated along rows in the order of b
+      const row = a * M;
+      for (let b = 0; b <= a; b++) {
+        const f = lk[row + b];
+        const source = b * M;
+        for (let c = 0; c <= b; c++) lU[row + c] += f * p.L[source + c];
       }
     }
   }
@@ -597,17 +600,22 @@ export class SparseGpEvaluator {
       alpha[a] = sum / lk[a * M + a];
     }
     if (!kl) return 0.5 * quad;
+    // X1 = Lk⁻¹L_u by forward substitution along rows (each entry's arithmetic as column by column)
+    x1.fill(0);
+    for (let a = 0; a < M; a++) {
+      const row = a * M;
+      for (let c = 0; c <= a; c++) x1[row + c] = lU[row + c];
+      for (let b = 0; b < a; b++) {
+        const f = lk[row + b];
+        const source = b * M;
+        for (let c = 0; c <= b; c++) x1[row + c] -= f * x1[source + c];
+      }
+      const diagonal = lk[row + a];
+      for (let c = 0; c <= a; c++) x1[row + c] /= diagonal;
+    }
     let frob = 0;
     let logDet = 0;
-    for (let col = 0; col < M; col++) {
-      for (let a = 0; a < M; a++) {
-        let sum = lU[a * M + col];
-        for (let b = col; b < a; b++) sum -= lk[a * M + b] * x1[b * M + col];
-        const e = a < col ? 0 : sum / lk[a * M + a];
-        x1[a * M + col] = e;
-        frob += e * e;
-      }
-    }
+    for (let col = 0; col < M; col++) for (let a = 0; a < M; a++) frob += x1[a * M + col] * x1[a * M + col];
     for (let a = 0; a < M; a++) logDet += Math.log(lk[a * M + a]) - Math.log(lU[a * M + a]);
     return 0.5 * (frob + quad - M + 2 * logDet);
   }
@@ -737,14 +745,18 @@ export class SparseGpEvaluator {
       return;
     }
     const { lk, gmU, gLU } = this;
+    const gL = gradient.L;
+    gL.fill(0);
     for (let a = 0; a < M; a++) {
       let sum = 0;
       for (let k = a; k < M; k++) sum += lk[k * M + a] * gmU[k];
       gradient.m[a] = sum;
-      for (let b = 0; b < M; b++) {
-        let e = 0;
-        if (b <= a) for (let k = a; k < M; k++) e += lk[k * M + a] * gLU[k * M + b];
-        gradient.L[a * M + b] = e;
+      // row a of tril(LkᵀḠ_L) = Σ_{k ≥ a} Lk[k, a]·(row k of Ḡ_L) on b ≤ a, accumulated along rows in the order of k
+      const row = a * M;
+      for (let k = a; k < M; k++) {
+        const f = lk[k * M + a];
+        const source = k * M;
+        for (let b = 0; b <= a; b++) gL[row + b] += f * gLU[source + b];
       }
     }
   }
