@@ -722,14 +722,11 @@ export class SparseGpEvaluator {
       }
       work[row + a] *= 0.5;
     }
-    // G = Lk⁻ᵀ P Lk⁻¹: first X = P Lk⁻¹ (solve X Lk = P row by row), then Lk⁻ᵀ X column by column.
-    for (let a = 0; a < M; a++) {
-      for (let b = M - 1; b >= 0; b--) {
-        let sum = work[a * M + b];
-        for (let k = b + 1; k < M; k++) sum -= work[a * M + k] * lk[k * M + b];
-        work[a * M + b] = sum / lk[b * M + b];
-      }
-    }
+    // G = Lk⁻ᵀ P Lk⁻¹: first X = P Lk⁻¹ as Xᵀ = Lk⁻ᵀPᵀ (in `ks`, no longer needed), then Lk⁻ᵀ X.
+    const transposed = this.ks;
+    for (let a = 0; a < M; a++) for (let b = 0; b < M; b++) transposed[b * M + a] = work[a * M + b];
+    solveLowerTransposedRows(lk, M, transposed, M);
+    for (let a = 0; a < M; a++) for (let b = 0; b < M; b++) work[a * M + b] = transposed[b * M + a];
     solveLowerTransposedRows(lk, M, work, M);
     for (let a = 0; a < M; a++) {
       for (let b = 0; b < M; b++) kuuBar[a * M + b] += 0.5 * (work[a * M + b] + work[b * M + a]);
