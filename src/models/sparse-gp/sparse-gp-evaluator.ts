@@ -35,8 +35,9 @@ export interface SparseGpGradient {
 }
 
 /**
- * out[o + i] += scale·Σ_k coef[c0 + k·cs]·src[(r0 + k)·n + i] for k < count and i < n, eight source rows
- * per pass (one load and store of the target row per eight multiply-adds), then four, then one.
+ * out[o + i] += scale·Σ_k coef[c0 + k·cs]·src[(r0 + k)·n + i] for k < count and i < n: the sources in
+ * groups of four (each group summed, then added to the target), then one by one; eight per pass (two
+ * groups, one load and store of the target row), so the sums are the same for any pass width.
  */
 function accumulateRows(out: Float64Array, o: number, src: Float64Array, r0: number, count: number, n: number,
   coef: Float64Array, c0: number, cs: number, scale: number): void {
@@ -59,8 +60,8 @@ function accumulateRows(out: Float64Array, o: number, src: Float64Array, r0: num
     const s6 = s5 + n;
     const s7 = s6 + n;
     for (let i = 0; i < n; i++) {
-      out[o + i] += l0 * src[s0 + i] + l1 * src[s1 + i] + l2 * src[s2 + i] + l3 * src[s3 + i]
-        + l4 * src[s4 + i] + l5 * src[s5 + i] + l6 * src[s6 + i] + l7 * src[s7 + i];
+      out[o + i] = out[o + i] + (l0 * src[s0 + i] + l1 * src[s1 + i] + l2 * src[s2 + i] + l3 * src[s3 + i])
+        + (l4 * src[s4 + i] + l5 * src[s5 + i] + l6 * src[s6 + i] + l7 * src[s7 + i]);
     }
   }
   for (; k + 3 < count; k += 4) {
@@ -83,7 +84,8 @@ function accumulateRows(out: Float64Array, o: number, src: Float64Array, r0: num
 
 /**
  * The same as {@link accumulateRows} for two adjacent target rows at once (o and o + n, coefficients from
- * c0 and c1): four source rows per pass, each loaded once for both targets.
+ * c0 and c1), each source row loaded once for both; the same groups of four, so each target's sums are
+ * bit for bit those of its own accumulateRows over the same sources.
  */
 function accumulateRowPair(out: Float64Array, o: number, src: Float64Array, r0: number, count: number, n: number,
   coef: Float64Array, c0: number, c1: number, cs: number, scale: number): void {
@@ -121,17 +123,6 @@ function accumulateRowPair(out: Float64Array, o: number, src: Float64Array, r0: 
       out[o1 + i] += q0 * x0;
     }
   }
-}
-
-/** out[a, :] = Σ_{b ≥ a} l[b, a]·src[b, :] for the M rows (length n) of src and a lower-triangular M×M l, two rows of out at a time. */
-function lowerTransposedTimes(out: Float64Array, src: Float64Array, l: Float64Array, M: number, n: number): void {
-  out.fill(0, 0, M * n);
-  let a = 0;
-  for (; a + 1 < M; a += 2) {
-    accumulateRows(out, a * n, src, a, 1, n, l, a * M + a, M, 1);
-    accumulateRowPair(out, a * n, src, a + 1, M - a - 1, n, l, (a + 1) * M + a, (a + 1) * M + a + 1, M, 1);
-  }
-  if (a < M) accumulateRows(out, a * n, src, a, 1, n, l, a * M + a, M, 1);
 }
 
 /** out[o + j] = Σ_i x[xa + i]·y[(j)·n + i] for j ≤ last (rows 0..last of y), eight rows of y per pass, then four, then one. */
@@ -424,16 +415,19 @@ export class SparseGpEvaluator {
     const { kuf, solved, lk } = this;
     p.kernel.cross(p.Z, M, x, n, kuf);
     for (let e = 0; e < M * n; e++) solved[e] = kuf[e];
+    // Rows a and a + 1 share the full groups of four of sources below a (the grouping of accumulateRows
+    // from source 0, so the result is bit for bit row by row); each finishes its own remainder.
     for (let a = 0; a < M; a += 2) {
       const row = a * n;
       const pair = a + 1 < M;
-      if (pair) accumulateRowPair(solved, row, solved, 0, a, n, lk, a * M, (a + 1) * M, 1, -1);
-      else accumulateRows(solved, row, solved, 0, a, n, lk, a * M, 1, -1);
+      const shared = pair ? a - (a % 4) : 0;
+      if (shared > 0) accumulateRowPair(solved, row, solved, 0, shared, n, lk, a * M, (a + 1) * M, 1, -1);
+      accumulateRows(solved, row, solved, shared, a - shared, n, lk, a * M + shared, 1, -1);
       const inv = 1 / lk[a * M + a];
       for (let i = 0; i < n; i++) solved[row + i] *= inv;
       if (!pair) break;
       const next = row + n;
-      accumulateRows(solved, next, solved, a, 1, n, lk, (a + 1) * M + a, 1, -1);
+      accumulateRows(solved, next, solved, shared, a + 1 - shared, n, lk, (a + 1) * M + shared, 1, -1);
       const invNext = 1 / lk[(a + 1) * M + a + 1];
       for (let i = 0; i < n; i++) solved[next + i] *= invNext;
     }
@@ -443,21 +437,13 @@ export class SparseGpEvaluator {
     const M = this.M;
     const { solved, c, t, lk, mU, lU, mu, v } = this;
     this.solveKuf(p, x, n);
-    for (let e = 0; e < M * n; e++) c[e] = solved[e];
-    for (let a = M - 1; a >= 0; a -= 2) {
+    for (let a = M - 1; a >= 0; a--) {
       const row = a * n;
-      const pair = a > 0;
-      if (pair) accumulateRowPair(c, row - n, c, a + 1, M - a - 1, n, lk, (a + 1) * M + a - 1, (a + 1) * M + a, M, -1);
-      else accumulateRows(c, row, c, a + 1, M - a - 1, n, lk, (a + 1) * M + a, M, -1);
+      for (let i = 0; i < n; i++) c[row + i] = solved[row + i];
+      accumulateRows(c, row, c, a + 1, M - a - 1, n, lk, (a + 1) * M + a, M, -1);
       const inv = 1 / lk[a * M + a];
       for (let i = 0; i < n; i++) c[row + i] *= inv;
-      if (!pair) break;
-      const previous = row - n;
-      accumulateRows(c, previous, c, a, 1, n, lk, a * M + a - 1, M, -1);
-      const invPrevious = 1 / lk[(a - 1) * M + a - 1];
-      for (let i = 0; i < n; i++) c[previous + i] *= invPrevious;
     }
-    lowerTransposedTimes(t, c, lU, M, n);
     const s2 = p.kernel.variance;
     for (let i = 0; i < n; i++) {
       mu[i] = p.meanConstant;
@@ -470,6 +456,8 @@ export class SparseGpEvaluator {
         mu[i] += c[row + i] * ma;
         v[i] -= solved[row + i] * solved[row + i];
       }
+      for (let i = 0; i < n; i++) t[row + i] = 0;
+      accumulateRows(t, row, c, a, M - a, n, lU, a * M + a, M, 1);
       for (let i = 0; i < n; i++) v[i] += t[row + i] * t[row + i];
     }
     for (let i = 0; i < n; i++) if (!(v[i] > 0)) v[i] = 0;
@@ -532,7 +520,6 @@ export class SparseGpEvaluator {
       mu[i] = p.meanConstant;
       v[i] = s2;
     }
-    lowerTransposedTimes(t, solved, L, M, n);
     for (let a = 0; a < M; a++) {
       const row = a * n;
       const ma = m[a];
@@ -540,8 +527,10 @@ export class SparseGpEvaluator {
         const b = solved[row + i];
         mu[i] += b * ma;
         v[i] -= b * b;
-        v[i] += t[row + i] * t[row + i];
+        t[row + i] = 0;
       }
+      accumulateRows(t, row, solved, a, M - a, n, L, a * M + a, M, 1);
+      for (let i = 0; i < n; i++) v[i] += t[row + i] * t[row + i];
     }
     for (let i = 0; i < n; i++) if (!(v[i] > 0)) v[i] = 0;
     let data = 0;
