@@ -83,13 +83,12 @@ function accumulateRows(out: Float64Array, o: number, src: Float64Array, r0: num
 }
 
 /**
- * The same as {@link accumulateRows} for two adjacent target rows at once (o and o + n, coefficients from
- * c0 and c1), each source row loaded once for both; the same groups of four, so each target's sums are
+ * The same as {@link accumulateRows} for two target rows at once (at o and o1, coefficients from c0 and
+ * c1), each source row loaded once for both; the same groups of four, so each target's sums are
  * bit for bit those of its own accumulateRows over the same sources.
  */
-function accumulateRowPair(out: Float64Array, o: number, src: Float64Array, r0: number, count: number, n: number,
+function accumulateRowPair(out: Float64Array, o: number, o1: number, src: Float64Array, r0: number, count: number, n: number,
   coef: Float64Array, c0: number, c1: number, cs: number, scale: number): void {
-  const o1 = o + n;
   let k = 0;
   for (; k + 3 < count; k += 4) {
     const p0 = scale * coef[c0 + k * cs];
@@ -122,6 +121,25 @@ function accumulateRowPair(out: Float64Array, o: number, src: Float64Array, r0: 
       out[o + i] += p0 * x0;
       out[o1 + i] += q0 * x0;
     }
+  }
+}
+
+/**
+ * out[a, :] = Σ_{b ≥ a} l[b, a]·src[b, :] (M rows of length n, l lower-triangular M×M), bit for bit one
+ * {@link accumulateRows} per row (groups of four from b = a): row a takes its first group alone, then
+ * shares the aligned groups from b = a + 4 on with row a + 4.
+ */
+function lowerTransposedTimes(out: Float64Array, src: Float64Array, l: Float64Array, M: number, n: number): void {
+  out.fill(0, 0, M * n);
+  for (let a = 0; a < M; a++) {
+    if (a % 8 >= 4) continue;
+    const partner = a + 4;
+    if (partner >= M) {
+      accumulateRows(out, a * n, src, a, M - a, n, l, a * M + a, M, 1);
+      continue;
+    }
+    accumulateRows(out, a * n, src, a, 4, n, l, a * M + a, M, 1);
+    accumulateRowPair(out, a * n, partner * n, src, partner, M - partner, n, l, partner * M + a, partner * M + partner, M, 1);
   }
 }
 
@@ -421,7 +439,7 @@ export class SparseGpEvaluator {
       const row = a * n;
       const pair = a + 1 < M;
       const shared = pair ? a - (a % 4) : 0;
-      if (shared > 0) accumulateRowPair(solved, row, solved, 0, shared, n, lk, a * M, (a + 1) * M, 1, -1);
+      if (shared > 0) accumulateRowPair(solved, row, row + n, solved, 0, shared, n, lk, a * M, (a + 1) * M, 1, -1);
       accumulateRows(solved, row, solved, shared, a - shared, n, lk, a * M + shared, 1, -1);
       const inv = 1 / lk[a * M + a];
       for (let i = 0; i < n; i++) solved[row + i] *= inv;
@@ -444,6 +462,7 @@ export class SparseGpEvaluator {
       const inv = 1 / lk[a * M + a];
       for (let i = 0; i < n; i++) c[row + i] *= inv;
     }
+    lowerTransposedTimes(t, c, lU, M, n);
     const s2 = p.kernel.variance;
     for (let i = 0; i < n; i++) {
       mu[i] = p.meanConstant;
@@ -456,8 +475,6 @@ export class SparseGpEvaluator {
         mu[i] += c[row + i] * ma;
         v[i] -= solved[row + i] * solved[row + i];
       }
-      for (let i = 0; i < n; i++) t[row + i] = 0;
-      accumulateRows(t, row, c, a, M - a, n, lU, a * M + a, M, 1);
       for (let i = 0; i < n; i++) v[i] += t[row + i] * t[row + i];
     }
     for (let i = 0; i < n; i++) if (!(v[i] > 0)) v[i] = 0;
@@ -520,6 +537,7 @@ export class SparseGpEvaluator {
       mu[i] = p.meanConstant;
       v[i] = s2;
     }
+    lowerTransposedTimes(t, solved, L, M, n);
     for (let a = 0; a < M; a++) {
       const row = a * n;
       const ma = m[a];
@@ -527,10 +545,8 @@ export class SparseGpEvaluator {
         const b = solved[row + i];
         mu[i] += b * ma;
         v[i] -= b * b;
-        t[row + i] = 0;
+        v[i] += t[row + i] * t[row + i];
       }
-      accumulateRows(t, row, solved, a, M - a, n, L, a * M + a, M, 1);
-      for (let i = 0; i < n; i++) v[i] += t[row + i] * t[row + i];
     }
     for (let i = 0; i < n; i++) if (!(v[i] > 0)) v[i] = 0;
     let data = 0;
@@ -658,7 +674,7 @@ export class SparseGpEvaluator {
       for (let i = 0; i < n; i++) kufBar[ra + i] = alpha[a] * gmu[i] - 2 * dmat[ra + i];
     }
     let a = 0;
-    for (; a + 1 < M; a += 2) accumulateRowPair(kufBar, a * n, dmat, 0, M, n, ks, a * M, (a + 1) * M, 1, 2);
+    for (; a + 1 < M; a += 2) accumulateRowPair(kufBar, a * n, (a + 1) * n, dmat, 0, M, n, ks, a * M, (a + 1) * M, 1, 2);
     if (a < M) accumulateRows(kufBar, a * n, dmat, 0, M, n, ks, a * M, 1, 2);
     rowDotsRows(c, dmat, M, M, n, w, M, true);
     for (let a = 0; a < M; a++) for (let b = 0; b < a; b++) w[b * M + a] = w[a * M + b];
