@@ -16,6 +16,11 @@ import { symmetricEigen } from '../../src/linalg/symmetric-eigen.js';
 import { conditionNumber } from '../../src/linalg/condition-number.js';
 import { symmetricRank1Update } from '../../src/linalg/symmetric-rank1-update.js';
 import { symmetricQuadraticForm } from '../../src/linalg/symmetric-quadratic-form.js';
+import { solveLower } from '../../src/linalg/solve-lower.js';
+import { solveLowerRowNorms } from '../../src/linalg/solve-lower-row-norms.js';
+import { solveLowerTransposed } from '../../src/linalg/solve-lower-transposed.js';
+import { solveLowerTransposedRows } from '../../src/linalg/solve-lower-transposed-rows.js';
+import { dot } from '../../src/linalg/dot.js';
 import { expectClose } from '../helpers/close.js';
 
 /** A random SPD matrix BᵀB + I from a seed-free fast-check array. */
@@ -104,6 +109,86 @@ describe('linalg on flat arrays', () => {
     const rotated = Float64Array.of(9 * c * c + s * s, 8 * c * s, 8 * c * s, 9 * s * s + c * c);
     expect(conditionNumber(rotated, 2)).toBeCloseTo(9, 10);
     expect(conditionNumber(Float64Array.of(1, 0, 0, -1), 2)).toBe(Infinity);
+  });
+
+  it('gramAccumulate (blocks of eight rows and a remainder) equals one rank-1 update per row bit for bit', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 0, max: 21 }), fc.integer(), (d, n, seed) => {
+      let state = seed >>> 0;
+      const next = (): number => { state = (Math.imul(state, 1664525) + 1013904223) >>> 0; return state / 2 ** 32 - 0.5; };
+      const x = Float64Array.from({ length: n * d }, next);
+      const w = Float64Array.from({ length: n }, next);
+      const start = Float64Array.from({ length: d * d }, next);
+      for (let i = 0; i < d; i++) for (let j = 0; j < i; j++) start[i * d + j] = start[j * d + i];
+      const g = start.slice();
+      gramAccumulate(x, n, d, g, 1.5, w);
+      const s = start.slice();
+      for (let r = 0; r < n; r++) {
+        for (let i = 0; i < d; i++) for (let j = i; j < d; j++) s[i * d + j] += 1.5 * w[r] * x[r * d + i] * x[r * d + j];
+      }
+      for (let i = 0; i < d; i++) for (let j = i; j < d; j++) expect(g[i * d + j]).toBe(s[i * d + j]);
+      for (let i = 0; i < d; i++) for (let j = 0; j < d; j++) expect(g[i * d + j]).toBe(g[j * d + i]);
+    }));
+  });
+
+  it('solveLowerRowNorms equals solveLower then dot per row, bit for bit', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 7 }).chain((d) => fc.tuple(fc.constant(d), spd(d), fc.integer({ min: 0, max: 19 }), fc.integer())), ([d, a, n, seed]) => {
+      const l = new Float64Array(d * d);
+      cholesky(a, d, l);
+      let state = seed >>> 0;
+      const next = (): number => { state = (Math.imul(state, 1664525) + 1013904223) >>> 0; return 4 * (state / 2 ** 32 - 0.5); };
+      const x = Float64Array.from({ length: n * d }, next);
+      const out = new Float64Array(n);
+      solveLowerRowNorms(l, d, x, n, out, new Float64Array(8 * d));
+      const v = new Float64Array(d);
+      for (let r = 0; r < n; r++) {
+        solveLower(l, d, x.subarray(r * d, (r + 1) * d), v);
+        expect(out[r]).toBe(dot(v, v, d));
+      }
+    }));
+  });
+
+  it('solveLowerTransposedRows equals solveLowerTransposed on every column, bit for bit', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 9 }).chain((n) => fc.tuple(fc.constant(n), spd(n), fc.integer({ min: 1, max: 5 }), fc.integer())), ([n, a, cols, seed]) => {
+      const l = new Float64Array(n * n);
+      cholesky(a, n, l);
+      let state = seed >>> 0;
+      const next = (): number => { state = (Math.imul(state, 1664525) + 1013904223) >>> 0; return 4 * (state / 2 ** 32 - 0.5); };
+      const b = Float64Array.from({ length: n * cols }, next);
+      const x = b.slice();
+      solveLowerTransposedRows(l, n, x, cols);
+      const column = new Float64Array(n);
+      for (let c = 0; c < cols; c++) {
+        for (let i = 0; i < n; i++) column[i] = b[i * cols + c];
+        solveLowerTransposed(l, n, column, column);
+        for (let i = 0; i < n; i++) expect(x[i * cols + c]).toBe(column[i]);
+      }
+    }));
+  });
+
+  it('choleskyInverse equals the column-by-column formulas for L⁻¹ and (L⁻¹)ᵀL⁻¹ bit for bit', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 9 }).chain((n) => fc.tuple(fc.constant(n), spd(n))), ([n, a]) => {
+      const l = new Float64Array(n * n);
+      cholesky(a, n, l);
+      const inv = new Float64Array(n * n);
+      for (let j = 0; j < n; j++) {
+        inv[j * n + j] = 1 / l[j * n + j];
+        for (let i = j + 1; i < n; i++) {
+          let sum = 0;
+          for (let k = j; k < i; k++) sum -= l[i * n + k] * inv[k * n + j];
+          inv[i * n + j] = sum / l[i * n + i];
+        }
+      }
+      const out = new Float64Array(n * n);
+      choleskyInverse(l, n, out);
+      for (let i = 0; i < n; i++) {
+        for (let j = 0; j <= i; j++) {
+          let sum = 0;
+          for (let k = i; k < n; k++) sum += inv[k * n + i] * inv[k * n + j];
+          expect(out[i * n + j]).toBe(sum);
+          expect(out[j * n + i]).toBe(sum);
+        }
+      }
+    }));
   });
 
   it('gramAccumulate equals a sum of rank-1 updates and stays symmetric', () => {

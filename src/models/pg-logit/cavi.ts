@@ -2,7 +2,7 @@ import { choleskyInverse } from '../../linalg/cholesky-inverse.js';
 import { dot } from '../../linalg/dot.js';
 import { gramAccumulate } from '../../linalg/gram-accumulate.js';
 import { logDetCholesky } from '../../linalg/log-det-cholesky.js';
-import { solveLower } from '../../linalg/solve-lower.js';
+import { solveLowerRowNorms } from '../../linalg/solve-lower-row-norms.js';
 import { jaakkolaJordanLambda } from '../../special/jaakkola-jordan-lambda.js';
 import { priorElbo } from './prior-elbo.js';
 import type { PgLogitPrior } from './prior.js';
@@ -57,6 +57,8 @@ export function pgLogitCavi(prior: PgLogitPrior, x: Float64Array, ySigned: Float
   const mean = new Float64Array(d);
   const cov = new Float64Array(d * d);
   const v = new Float64Array(d);
+  const work = new Float64Array(8 * d);
+  const variances = new Float64Array(n);
   const xi = new Float64Array(n);
   const elboTrace: number[] = [];
   let logdetCov = 0;
@@ -68,15 +70,15 @@ export function pgLogitCavi(prior: PgLogitPrior, x: Float64Array, ySigned: Float
     choleskyInverse(factor, d, cov);
     logdetCov = -logDetCholesky(factor, d);
     let elbo = priorElbo(d, mean, cov, logdetCov, prior, v);
+    solveLowerRowNorms(factor, d, x, n, variances, work);
     for (let r = 0; r < n; r++) {
-      for (let j = 0; j < d; j++) v[j] = x[r * d + j];
-      solveLower(factor, d, v, v);
-      const variance = dot(v, v, d);
+      const variance = variances[r];
       const m = dot(mean, x, d, 0, r * d);
       xi[r] = Math.sqrt(variance + m * m);
       const weight = weights === undefined ? 1 : weights[r];
-      rowScale[r] = 2 * jaakkolaJordanLambda(xi[r]) * weight;
-      elbo += weight * recordElbo(0.5 * ySigned[r], m, variance, xi[r]);
+      const lambda = jaakkolaJordanLambda(xi[r]);
+      rowScale[r] = 2 * lambda * weight;
+      elbo += weight * recordElbo(0.5 * ySigned[r], m, variance, xi[r], lambda);
     }
     const last = elboTrace.length > 0 ? elboTrace[elboTrace.length - 1] : Number.NaN;
     elboTrace.push(elbo);

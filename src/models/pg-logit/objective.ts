@@ -1,7 +1,7 @@
 import { choleskyInverse } from '../../linalg/cholesky-inverse.js';
 import { dot } from '../../linalg/dot.js';
 import { logDetCholesky } from '../../linalg/log-det-cholesky.js';
-import { solveLower } from '../../linalg/solve-lower.js';
+import { solveLowerRowNorms } from '../../linalg/solve-lower-row-norms.js';
 import { priorElbo } from './prior-elbo.js';
 import type { PgLogitPrior } from './prior.js';
 import { recordElbo } from './record-elbo.js';
@@ -18,10 +18,10 @@ export function pgLogitElbo(prior: PgLogitPrior, factor: Float64Array, mean: Flo
   choleskyInverse(factor, d, cov);
   const v = new Float64Array(d);
   let elbo = priorElbo(d, mean, cov, -logDetCholesky(factor, d), prior, v);
+  const variances = new Float64Array(n);
+  solveLowerRowNorms(factor, d, x, n, variances, new Float64Array(8 * d));
   for (let r = 0; r < n; r++) {
-    for (let j = 0; j < d; j++) v[j] = x[r * d + j];
-    solveLower(factor, d, v, v);
-    const variance = dot(v, v, d);
+    const variance = variances[r];
     const m = dot(mean, x, d, 0, r * d);
     const localXi = xi === undefined ? Math.sqrt(variance + m * m) : xi[r];
     elbo += (weights === undefined ? 1 : weights[r]) * recordElbo(0.5 * ySigned[r], m, variance, localXi);

@@ -1,6 +1,6 @@
 import { dot } from '../../linalg/dot.js';
 import { gramAccumulate } from '../../linalg/gram-accumulate.js';
-import { solveLower } from '../../linalg/solve-lower.js';
+import { solveLowerRowNorms } from '../../linalg/solve-lower-row-norms.js';
 import { robbinsMonroStep } from '../../optim/robbins-monro-step.js';
 import { jaakkolaJordanLambda } from '../../special/jaakkola-jordan-lambda.js';
 import { refreshMoments } from './refresh-moments.js';
@@ -18,16 +18,17 @@ import type { PgLogitState } from './state.js';
  * new factor exists, so a numerical failure leaves it untouched.
  */
 export class SviStepper {
-  private readonly v: Float64Array;
+  private readonly work: Float64Array;
   private readonly gradient: Float64Array;
   private readonly nextShift: Float64Array;
   private readonly nextPrecision: Float64Array;
   private readonly nextFactor: Float64Array;
   private readonly nextMean: Float64Array;
   private rowScale = new Float64Array(0);
+  private variances = new Float64Array(0);
 
   constructor(private readonly dim: number) {
-    this.v = new Float64Array(dim);
+    this.work = new Float64Array(8 * dim);
     this.gradient = new Float64Array(dim);
     this.nextShift = new Float64Array(dim);
     this.nextPrecision = new Float64Array(dim * dim);
@@ -38,19 +39,21 @@ export class SviStepper {
   /** Applies one step with the n records of `x` (row-major), labels ±1 and optional weights. */
   step(state: PgLogitState, x: Float64Array, ySigned: Float64Array, n: number, weights?: Float64Array): void {
     const d = this.dim;
-    const { v, gradient, nextShift, nextPrecision } = this;
-    if (this.rowScale.length < n) this.rowScale = new Float64Array(n);
-    const rowScale = this.rowScale;
+    const { gradient, nextShift, nextPrecision } = this;
+    if (this.rowScale.length < n) {
+      this.rowScale = new Float64Array(n);
+      this.variances = new Float64Array(n);
+    }
+    const { rowScale, variances } = this;
     const { tau, kappa, effectiveSize } = state.settings;
     const rho = robbinsMonroStep(state.step + 1, tau, kappa);
     const scale = effectiveSize / n;
     gradient.fill(0);
+    solveLowerRowNorms(state.factor, d, x, n, variances, this.work);
     for (let r = 0; r < n; r++) {
       const base = r * d;
-      for (let j = 0; j < d; j++) v[j] = x[base + j];
-      solveLower(state.factor, d, v, v);
       const m = dot(state.mean, x, d, 0, base);
-      const xi = Math.sqrt(dot(v, v, d) + m * m);
+      const xi = Math.sqrt(variances[r] + m * m);
       const weight = weights === undefined ? 1 : weights[r];
       rowScale[r] = 2 * jaakkolaJordanLambda(xi) * weight;
       const g = 0.5 * ySigned[r] * weight;

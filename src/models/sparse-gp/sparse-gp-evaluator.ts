@@ -1,5 +1,6 @@
 import { cholesky } from '../../linalg/cholesky.js';
 import { choleskyInverse } from '../../linalg/cholesky-inverse.js';
+import { solveLowerTransposedRows } from '../../linalg/solve-lower-transposed-rows.js';
 import type { RbfKernel } from '../../kernels/rbf-kernel.js';
 import type { PointLossGradient, SparseGpObjective } from './point-loss.js';
 
@@ -34,12 +35,35 @@ export interface SparseGpGradient {
 }
 
 /**
- * out[o + i] += scale·Σ_k coef[c0 + k·cs]·src[(r0 + k)·n + i] for k < count and i < n, four source rows
- * per pass (one load and store of the target row per four multiply-adds).
+ * out[o + i] += scale·Σ_k coef[c0 + k·cs]·src[(r0 + k)·n + i] for k < count and i < n: the sources in
+ * groups of four (each group summed, then added to the target), then one by one; eight per pass (two
+ * groups, one load and store of the target row), so the sums are the same for any pass width.
  */
 function accumulateRows(out: Float64Array, o: number, src: Float64Array, r0: number, count: number, n: number,
   coef: Float64Array, c0: number, cs: number, scale: number): void {
   let k = 0;
+  for (; k + 7 < count; k += 8) {
+    const l0 = scale * coef[c0 + k * cs];
+    const l1 = scale * coef[c0 + (k + 1) * cs];
+    const l2 = scale * coef[c0 + (k + 2) * cs];
+    const l3 = scale * coef[c0 + (k + 3) * cs];
+    const l4 = scale * coef[c0 + (k + 4) * cs];
+    const l5 = scale * coef[c0 + (k + 5) * cs];
+    const l6 = scale * coef[c0 + (k + 6) * cs];
+    const l7 = scale * coef[c0 + (k + 7) * cs];
+    const s0 = (r0 + k) * n;
+    const s1 = s0 + n;
+    const s2 = s1 + n;
+    const s3 = s2 + n;
+    const s4 = s3 + n;
+    const s5 = s4 + n;
+    const s6 = s5 + n;
+    const s7 = s6 + n;
+    for (let i = 0; i < n; i++) {
+      out[o + i] = out[o + i] + (l0 * src[s0 + i] + l1 * src[s1 + i] + l2 * src[s2 + i] + l3 * src[s3 + i])
+        + (l4 * src[s4 + i] + l5 * src[s5 + i] + l6 * src[s6 + i] + l7 * src[s7 + i]);
+    }
+  }
   for (; k + 3 < count; k += 4) {
     const l0 = scale * coef[c0 + k * cs];
     const l1 = scale * coef[c0 + (k + 1) * cs];
@@ -58,9 +82,101 @@ function accumulateRows(out: Float64Array, o: number, src: Float64Array, r0: num
   }
 }
 
-/** out[o + j] = Σ_i x[xa + i]·y[(j)·n + i] for j ≤ last (rows 0..last of y), four rows of y per pass. */
+/**
+ * The same as {@link accumulateRows} for two target rows at once (at o and o1, coefficients from c0 and
+ * c1), each source row loaded once for both; the same groups of four, so each target's sums are
+ * bit for bit those of its own accumulateRows over the same sources.
+ */
+function accumulateRowPair(out: Float64Array, o: number, o1: number, src: Float64Array, r0: number, count: number, n: number,
+  coef: Float64Array, c0: number, c1: number, cs: number, scale: number): void {
+  let k = 0;
+  for (; k + 3 < count; k += 4) {
+    const p0 = scale * coef[c0 + k * cs];
+    const p1 = scale * coef[c0 + (k + 1) * cs];
+    const p2 = scale * coef[c0 + (k + 2) * cs];
+    const p3 = scale * coef[c0 + (k + 3) * cs];
+    const q0 = scale * coef[c1 + k * cs];
+    const q1 = scale * coef[c1 + (k + 1) * cs];
+    const q2 = scale * coef[c1 + (k + 2) * cs];
+    const q3 = scale * coef[c1 + (k + 3) * cs];
+    const s0 = (r0 + k) * n;
+    const s1 = s0 + n;
+    const s2 = s1 + n;
+    const s3 = s2 + n;
+    for (let i = 0; i < n; i++) {
+      const x0 = src[s0 + i];
+      const x1 = src[s1 + i];
+      const x2 = src[s2 + i];
+      const x3 = src[s3 + i];
+      out[o + i] += p0 * x0 + p1 * x1 + p2 * x2 + p3 * x3;
+      out[o1 + i] += q0 * x0 + q1 * x1 + q2 * x2 + q3 * x3;
+    }
+  }
+  for (; k < count; k++) {
+    const p0 = scale * coef[c0 + k * cs];
+    const q0 = scale * coef[c1 + k * cs];
+    const sk = (r0 + k) * n;
+    for (let i = 0; i < n; i++) {
+      const x0 = src[sk + i];
+      out[o + i] += p0 * x0;
+      out[o1 + i] += q0 * x0;
+    }
+  }
+}
+
+/**
+ * out[a, :] = Σ_{b ≥ a} l[b, a]·src[b, :] (M rows of length n, l lower-triangular M×M), bit for bit one
+ * {@link accumulateRows} per row (groups of four from b = a): row a takes its first group alone, then
+ * shares the aligned groups from b = a + 4 on with row a + 4.
+ */
+function lowerTransposedTimes(out: Float64Array, src: Float64Array, l: Float64Array, M: number, n: number): void {
+  out.fill(0, 0, M * n);
+  for (let a = 0; a < M; a++) {
+    if (a % 8 >= 4) continue;
+    const partner = a + 4;
+    if (partner >= M) {
+      accumulateRows(out, a * n, src, a, M - a, n, l, a * M + a, M, 1);
+      continue;
+    }
+    accumulateRows(out, a * n, src, a, 4, n, l, a * M + a, M, 1);
+    accumulateRowPair(out, a * n, partner * n, src, partner, M - partner, n, l, partner * M + a, partner * M + partner, M, 1);
+  }
+}
+
+/** out[o + j] = Σ_i x[xa + i]·y[(j)·n + i] for j ≤ last (rows 0..last of y), eight rows of y per pass, then four, then one. */
 function rowDots(x: Float64Array, xa: number, y: Float64Array, last: number, n: number, out: Float64Array, o: number): void {
   let j = 0;
+  for (; j + 7 <= last; j += 8) {
+    const r0 = j * n;
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
+    let s4 = 0;
+    let s5 = 0;
+    let s6 = 0;
+    let s7 = 0;
+    for (let i = 0; i < n; i++) {
+      const e = x[xa + i];
+      const r = r0 + i;
+      s0 += e * y[r];
+      s1 += e * y[r + n];
+      s2 += e * y[r + 2 * n];
+      s3 += e * y[r + 3 * n];
+      s4 += e * y[r + 4 * n];
+      s5 += e * y[r + 5 * n];
+      s6 += e * y[r + 6 * n];
+      s7 += e * y[r + 7 * n];
+    }
+    out[o + j] = s0;
+    out[o + j + 1] = s1;
+    out[o + j + 2] = s2;
+    out[o + j + 3] = s3;
+    out[o + j + 4] = s4;
+    out[o + j + 5] = s5;
+    out[o + j + 6] = s6;
+    out[o + j + 7] = s7;
+  }
   for (; j + 3 <= last; j += 4) {
     const r0 = j * n;
     const r1 = r0 + n;
@@ -88,6 +204,82 @@ function rowDots(x: Float64Array, xa: number, y: Float64Array, last: number, n: 
     for (let i = 0; i < n; i++) sum += x[xa + i] * y[r + i];
     out[o + j] = sum;
   }
+}
+
+/**
+ * {@link rowDots} for two adjacent rows of x (at xa and xa + n) into out[o + j] and out[o1 + j], j ≤ last:
+ * four rows of y per pass, each loaded once for both; every sum runs in the order of rowDots.
+ */
+function rowDotsPair(x: Float64Array, xa: number, y: Float64Array, last: number, n: number, out: Float64Array, o: number, o1: number): void {
+  const xb = xa + n;
+  let j = 0;
+  for (; j + 3 <= last; j += 4) {
+    const r0 = j * n;
+    const r1 = r0 + n;
+    const r2 = r1 + n;
+    const r3 = r2 + n;
+    let a0 = 0;
+    let a1 = 0;
+    let a2 = 0;
+    let a3 = 0;
+    let b0 = 0;
+    let b1 = 0;
+    let b2 = 0;
+    let b3 = 0;
+    for (let i = 0; i < n; i++) {
+      const e = x[xa + i];
+      const f = x[xb + i];
+      const y0 = y[r0 + i];
+      const y1 = y[r1 + i];
+      const y2 = y[r2 + i];
+      const y3 = y[r3 + i];
+      a0 += e * y0;
+      a1 += e * y1;
+      a2 += e * y2;
+      a3 += e * y3;
+      b0 += f * y0;
+      b1 += f * y1;
+      b2 += f * y2;
+      b3 += f * y3;
+    }
+    out[o + j] = a0;
+    out[o + j + 1] = a1;
+    out[o + j + 2] = a2;
+    out[o + j + 3] = a3;
+    out[o1 + j] = b0;
+    out[o1 + j + 1] = b1;
+    out[o1 + j + 2] = b2;
+    out[o1 + j + 3] = b3;
+  }
+  for (; j <= last; j++) {
+    const r = j * n;
+    let sa = 0;
+    let sb = 0;
+    for (let i = 0; i < n; i++) {
+      const yi = y[r + i];
+      sa += x[xa + i] * yi;
+      sb += x[xb + i] * yi;
+    }
+    out[o + j] = sa;
+    out[o1 + j] = sb;
+  }
+}
+
+/**
+ * out[a·stride + j] = Σ_i x[a·n + i]·y[j·n + i] for a < rows and j ≤ a (lower = true) or j < cols, two rows
+ * of x at a time ({@link rowDotsPair}); bit for bit one {@link rowDots} per row.
+ */
+function rowDotsRows(x: Float64Array, y: Float64Array, rows: number, cols: number, n: number, out: Float64Array, stride: number, lower: boolean): void {
+  let a = 0;
+  for (; a + 1 < rows; a += 2) {
+    rowDotsPair(x, a * n, y, lower ? a : cols - 1, n, out, a * stride, (a + 1) * stride);
+    if (!lower) continue;
+    const r = (a + 1) * n;
+    let sum = 0;
+    for (let i = 0; i < n; i++) sum += x[r + i] * y[r + i];
+    out[(a + 1) * stride + a + 1] = sum;
+  }
+  if (a < rows) rowDots(x, a * n, y, lower ? a : cols - 1, n, out, a * stride);
 }
 
 /**
@@ -127,6 +319,7 @@ export class SparseGpEvaluator {
   private readonly s: Float64Array;
   private readonly ks: Float64Array;
   private readonly w: Float64Array;
+  private readonly ksw: Float64Array;
   private readonly kuuBar: Float64Array;
   private readonly work: Float64Array;
   private readonly point: PointLossGradient = { dm: 0, dv: 0, dLogNoise: 0 };
@@ -151,6 +344,7 @@ export class SparseGpEvaluator {
     this.s = new Float64Array(mm);
     this.ks = new Float64Array(mm);
     this.w = new Float64Array(mm);
+    this.ksw = new Float64Array(mm);
     this.kuuBar = new Float64Array(mm);
     this.work = new Float64Array(mm);
   }
@@ -188,15 +382,18 @@ export class SparseGpEvaluator {
       this.lU.set(p.L);
       return;
     }
-    const lk = this.lk;
+    const { lk, lU } = this;
+    lU.fill(0);
     for (let a = 0; a < M; a++) {
       let sum = 0;
       for (let b = 0; b <= a; b++) sum += lk[a * M + b] * p.m[b];
       this.mU[a] = sum;
-      for (let c = 0; c < M; c++) {
-        let e = 0;
-        if (c <= a) for (let b = c; b <= a; b++) e += lk[a * M + b] * p.L[b * M + c];
-        this.lU[a * M + c] = e;
+      // row a of Lk·L̃ = Σ_{b ≤ a} Lk[a, b]·(row b of L̃), accumulated along rows in the order of b
+      const row = a * M;
+      for (let b = 0; b <= a; b++) {
+        const f = lk[row + b];
+        const source = b * M;
+        for (let c = 0; c <= b; c++) lU[row + c] += f * p.L[source + c];
       }
     }
   }
@@ -235,12 +432,22 @@ export class SparseGpEvaluator {
     const M = this.M;
     const { kuf, solved, lk } = this;
     p.kernel.cross(p.Z, M, x, n, kuf);
-    for (let a = 0; a < M; a++) {
+    for (let e = 0; e < M * n; e++) solved[e] = kuf[e];
+    // Rows a and a + 1 share the full groups of four of sources below a (the grouping of accumulateRows
+    // from source 0, so the result is bit for bit row by row); each finishes its own remainder.
+    for (let a = 0; a < M; a += 2) {
       const row = a * n;
-      for (let i = 0; i < n; i++) solved[row + i] = kuf[row + i];
-      accumulateRows(solved, row, solved, 0, a, n, lk, a * M, 1, -1);
+      const pair = a + 1 < M;
+      const shared = pair ? a - (a % 4) : 0;
+      if (shared > 0) accumulateRowPair(solved, row, row + n, solved, 0, shared, n, lk, a * M, (a + 1) * M, 1, -1);
+      accumulateRows(solved, row, solved, shared, a - shared, n, lk, a * M + shared, 1, -1);
       const inv = 1 / lk[a * M + a];
       for (let i = 0; i < n; i++) solved[row + i] *= inv;
+      if (!pair) break;
+      const next = row + n;
+      accumulateRows(solved, next, solved, shared, a + 1 - shared, n, lk, (a + 1) * M + shared, 1, -1);
+      const invNext = 1 / lk[(a + 1) * M + a + 1];
+      for (let i = 0; i < n; i++) solved[next + i] *= invNext;
     }
   }
 
@@ -255,6 +462,7 @@ export class SparseGpEvaluator {
       const inv = 1 / lk[a * M + a];
       for (let i = 0; i < n; i++) c[row + i] *= inv;
     }
+    lowerTransposedTimes(t, c, lU, M, n);
     const s2 = p.kernel.variance;
     for (let i = 0; i < n; i++) {
       mu[i] = p.meanConstant;
@@ -267,8 +475,6 @@ export class SparseGpEvaluator {
         mu[i] += c[row + i] * ma;
         v[i] -= solved[row + i] * solved[row + i];
       }
-      for (let i = 0; i < n; i++) t[row + i] = 0;
-      accumulateRows(t, row, c, a, M - a, n, lU, a * M + a, M, 1);
       for (let i = 0; i < n; i++) v[i] += t[row + i] * t[row + i];
     }
     for (let i = 0; i < n; i++) if (!(v[i] > 0)) v[i] = 0;
@@ -331,6 +537,7 @@ export class SparseGpEvaluator {
       mu[i] = p.meanConstant;
       v[i] = s2;
     }
+    lowerTransposedTimes(t, solved, L, M, n);
     for (let a = 0; a < M; a++) {
       const row = a * n;
       const ma = m[a];
@@ -338,10 +545,8 @@ export class SparseGpEvaluator {
         const b = solved[row + i];
         mu[i] += b * ma;
         v[i] -= b * b;
-        t[row + i] = 0;
+        v[i] += t[row + i] * t[row + i];
       }
-      accumulateRows(t, row, solved, a, M - a, n, L, a * M + a, M, 1);
-      for (let i = 0; i < n; i++) v[i] += t[row + i] * t[row + i];
     }
     for (let i = 0; i < n; i++) if (!(v[i] > 0)) v[i] = 0;
     let data = 0;
@@ -373,8 +578,8 @@ export class SparseGpEvaluator {
       gradient.m[a] = sum + p.beta * m[a];
     }
     gradient.L.fill(0);
+    if (kl) rowDotsRows(dmat, t, M, M, n, gradient.L, M, true);
     for (let a = 0; kl && a < M; a++) {
-      rowDots(dmat, a * n, t, a, n, gradient.L, a * M);
       for (let b = 0; b <= a; b++) gradient.L[a * M + b] = 2 * gradient.L[a * M + b] + p.beta * L[a * M + b];
       gradient.L[a * M + a] -= p.beta / L[a * M + a];
     }
@@ -400,17 +605,22 @@ export class SparseGpEvaluator {
       alpha[a] = sum / lk[a * M + a];
     }
     if (!kl) return 0.5 * quad;
+    // X1 = Lk⁻¹L_u by forward substitution along rows (each entry's arithmetic as column by column)
+    x1.fill(0);
+    for (let a = 0; a < M; a++) {
+      const row = a * M;
+      for (let c = 0; c <= a; c++) x1[row + c] = lU[row + c];
+      for (let b = 0; b < a; b++) {
+        const f = lk[row + b];
+        const source = b * M;
+        for (let c = 0; c <= b; c++) x1[row + c] -= f * x1[source + c];
+      }
+      const diagonal = lk[row + a];
+      for (let c = 0; c <= a; c++) x1[row + c] /= diagonal;
+    }
     let frob = 0;
     let logDet = 0;
-    for (let col = 0; col < M; col++) {
-      for (let a = 0; a < M; a++) {
-        let sum = lU[a * M + col];
-        for (let b = col; b < a; b++) sum -= lk[a * M + b] * x1[b * M + col];
-        const e = a < col ? 0 : sum / lk[a * M + a];
-        x1[a * M + col] = e;
-        frob += e * e;
-      }
-    }
+    for (let col = 0; col < M; col++) for (let a = 0; a < M; a++) frob += x1[a * M + col] * x1[a * M + col];
     for (let a = 0; a < M; a++) logDet += Math.log(lk[a * M + a]) - Math.log(lU[a * M + a]);
     return 0.5 * (frob + quad - M + 2 * logDet);
   }
@@ -431,19 +641,12 @@ export class SparseGpEvaluator {
     }
     gLU.fill(0);
     if (!kl) return;
-    for (let a = 0; a < M; a++) {
-      rowDots(dmat, a * n, t, a, n, gLU, a * M);
-      for (let b = 0; b <= a; b++) gLU[a * M + b] *= 2;
-    }
+    rowDotsRows(dmat, t, M, M, n, gLU, M, true);
+    for (let a = 0; a < M; a++) for (let b = 0; b <= a; b++) gLU[a * M + b] *= 2;
     // β(tril(Kuu⁻¹L) − diag(1/L_jj)), Kuu⁻¹L = Lk⁻ᵀ X1
     const work = this.work;
-    for (let col = 0; col < M; col++) {
-      for (let a = M - 1; a >= 0; a--) {
-        let sum = x1[a * M + col];
-        for (let b = a + 1; b < M; b++) sum -= lk[b * M + a] * work[b * M + col];
-        work[a * M + col] = sum / lk[a * M + a];
-      }
-    }
+    work.set(x1);
+    solveLowerTransposedRows(lk, M, work, M);
     for (let a = 0; a < M; a++) {
       for (let b = 0; b <= a; b++) gLU[a * M + b] += p.beta * work[a * M + b];
       gLU[a * M + a] -= p.beta / lU[a * M + a];
@@ -457,42 +660,33 @@ export class SparseGpEvaluator {
     const kufBar = this.solved;
     choleskyInverse(lk, M, ainv, this.work);
     for (let a = 0; a < M; a++) {
-      for (let b = 0; b < M; b++) {
+      for (let b = 0; b <= a; b++) {
         let sum = 0;
-        const upto = Math.min(a, b);
-        for (let k = 0; k <= upto; k++) sum += lU[a * M + k] * lU[b * M + k];
+        for (let k = 0; k <= b; k++) sum += lU[a * M + k] * lU[b * M + k];
         s[a * M + b] = sum;
+        s[b * M + a] = sum;
       }
     }
-    for (let a = 0; a < M; a++) {
-      for (let b = 0; b < M; b++) {
-        let sum = 0;
-        for (let k = 0; k < M; k++) sum += ainv[a * M + k] * s[k * M + b];
-        ks[a * M + b] = sum;
-      }
-    }
+    // S, Kuu⁻¹ and W are symmetric, so every M×M product below is rows against rows (rowDots).
+    rowDotsRows(ainv, s, M, M, M, ks, M, false);
     for (let a = 0; a < M; a++) {
       const ra = a * n;
       for (let i = 0; i < n; i++) kufBar[ra + i] = alpha[a] * gmu[i] - 2 * dmat[ra + i];
-      accumulateRows(kufBar, ra, dmat, 0, M, n, ks, a * M, 1, 2);
     }
-    for (let a = 0; a < M; a++) {
-      rowDots(c, a * n, dmat, a, n, w, a * M);
-      for (let b = 0; b < a; b++) w[b * M + a] = w[a * M + b];
-    }
+    let a = 0;
+    for (; a + 1 < M; a += 2) accumulateRowPair(kufBar, a * n, (a + 1) * n, dmat, 0, M, n, ks, a * M, (a + 1) * M, 1, 2);
+    if (a < M) accumulateRows(kufBar, a * n, dmat, 0, M, n, ks, a * M, 1, 2);
+    rowDotsRows(c, dmat, M, M, n, w, M, true);
+    for (let a = 0; a < M; a++) for (let b = 0; b < a; b++) w[b * M + a] = w[a * M + b];
     const half = 0.5 * p.beta;
+    // KsW = Ks·W; W·Ksᵀ is its transpose. Ks·Kuu⁻¹ goes into `work` (free until the whitening adjoint).
+    const { ksw, work: ksa } = this;
+    rowDotsRows(ks, w, M, M, M, ksw, M, false);
+    if (kl) rowDotsRows(ks, ainv, M, M, M, ksa, M, false);
     for (let a = 0; a < M; a++) {
       for (let b = 0; b < M; b++) {
-        let ksw = 0;
-        let wks = 0;
-        let ksa = 0;
-        for (let k = 0; k < M; k++) {
-          ksw += ks[a * M + k] * w[k * M + b];
-          wks += w[a * M + k] * ks[b * M + k];
-          if (kl) ksa += ks[a * M + k] * ainv[k * M + b];
-        }
-        let e = -gmData[a] * alpha[b] + w[a * M + b] - ksw - wks - half * alpha[a] * alpha[b];
-        if (kl) e += half * (ainv[a * M + b] - ksa);
+        let e = -gmData[a] * alpha[b] + w[a * M + b] - ksw[a * M + b] - ksw[b * M + a] - half * alpha[a] * alpha[b];
+        if (kl) e += half * (ainv[a * M + b] - ksa[a * M + b]);
         kuuBar[a * M + b] = e;
       }
     }
@@ -522,30 +716,23 @@ export class SparseGpEvaluator {
       }
       for (let b = a + 1; b < M; b++) lbar[a * M + b] = 0;
     }
-    // P = Φ(Lkᵀ L̄k) into work
+    // P = Φ(Lkᵀ L̄k) into work, row a = Σ_{k ≥ a} Lk[k, a]·(row k of L̄k) accumulated along rows
+    work.fill(0);
     for (let a = 0; a < M; a++) {
-      for (let b = 0; b <= a; b++) {
-        let sum = 0;
-        for (let k = a; k < M; k++) sum += lk[k * M + a] * lbar[k * M + b];
-        work[a * M + b] = a === b ? 0.5 * sum : sum;
+      const row = a * M;
+      for (let k = a; k < M; k++) {
+        const f = lk[k * M + a];
+        const source = k * M;
+        for (let b = 0; b <= a; b++) work[row + b] += f * lbar[source + b];
       }
-      for (let b = a + 1; b < M; b++) work[a * M + b] = 0;
+      work[row + a] *= 0.5;
     }
-    // G = Lk⁻ᵀ P Lk⁻¹: first X = P Lk⁻¹ (solve X Lk = P row by row), then Lk⁻ᵀ X column by column.
-    for (let a = 0; a < M; a++) {
-      for (let b = M - 1; b >= 0; b--) {
-        let sum = work[a * M + b];
-        for (let k = b + 1; k < M; k++) sum -= work[a * M + k] * lk[k * M + b];
-        work[a * M + b] = sum / lk[b * M + b];
-      }
-    }
-    for (let col = 0; col < M; col++) {
-      for (let a = M - 1; a >= 0; a--) {
-        let sum = work[a * M + col];
-        for (let k = a + 1; k < M; k++) sum -= lk[k * M + a] * work[k * M + col];
-        work[a * M + col] = sum / lk[a * M + a];
-      }
-    }
+    // G = Lk⁻ᵀ P Lk⁻¹: first X = P Lk⁻¹ as Xᵀ = Lk⁻ᵀPᵀ (in `ks`, no longer needed), then Lk⁻ᵀ X.
+    const transposed = this.ks;
+    for (let a = 0; a < M; a++) for (let b = 0; b < M; b++) transposed[b * M + a] = work[a * M + b];
+    solveLowerTransposedRows(lk, M, transposed, M);
+    for (let a = 0; a < M; a++) for (let b = 0; b < M; b++) work[a * M + b] = transposed[b * M + a];
+    solveLowerTransposedRows(lk, M, work, M);
     for (let a = 0; a < M; a++) {
       for (let b = 0; b < M; b++) kuuBar[a * M + b] += 0.5 * (work[a * M + b] + work[b * M + a]);
     }
@@ -560,14 +747,18 @@ export class SparseGpEvaluator {
       return;
     }
     const { lk, gmU, gLU } = this;
+    const gL = gradient.L;
+    gL.fill(0);
     for (let a = 0; a < M; a++) {
       let sum = 0;
       for (let k = a; k < M; k++) sum += lk[k * M + a] * gmU[k];
       gradient.m[a] = sum;
-      for (let b = 0; b < M; b++) {
-        let e = 0;
-        if (b <= a) for (let k = a; k < M; k++) e += lk[k * M + a] * gLU[k * M + b];
-        gradient.L[a * M + b] = e;
+      // row a of tril(LkᵀḠ_L) = Σ_{k ≥ a} Lk[k, a]·(row k of Ḡ_L) on b ≤ a, accumulated along rows in the order of k
+      const row = a * M;
+      for (let k = a; k < M; k++) {
+        const f = lk[k * M + a];
+        const source = k * M;
+        for (let b = 0; b <= a; b++) gL[row + b] += f * gLU[source + b];
       }
     }
   }
