@@ -64,6 +64,8 @@ interface PartitionState {
   nextOffset: number | null;
   snapshotOffset: number | null;
   sinceSnapshot: number;
+  /** Whether the first batch after the restore has been checked against `nextOffset`. */
+  positioned: boolean;
   /** The offset the consumer was last told to seek to. */
   soughtTo: number | null;
   highWatermark: number;
@@ -223,13 +225,17 @@ export class PartitionedLearner {
     state.highWatermark = batch.highWatermark;
     const messages = batch.messages;
     const first = Number(messages[0].offset);
-    if (state.nextOffset !== null && first !== state.nextOffset && state.soughtTo !== state.nextOffset) {
-      // After a restore, or a batch fetched before a pause that cut the previous one short: fetch
-      // from the next offset to send (once; a gap that remains is the topic's, e.g. compaction).
-      state.soughtTo = state.nextOffset;
-      source.seek(p, state.nextOffset);
+    const next = state.nextOffset;
+    // The first batch after a restore starts where the snapshot ends; a later one past the next
+    // offset (fetched before a pause cut the previous one short) is fetched again from there, once:
+    // a gap that remains is the topic's (compaction). Records below the next offset are skipped.
+    if (next !== null && state.soughtTo !== next && (state.positioned ? first > next : first !== next)) {
+      state.positioned = true;
+      state.soughtTo = next;
+      source.seek(p, next);
       return;
     }
+    state.positioned = true;
     const d = this.options.schema.dim;
     const sink = this.deadLetters as DeadLetterSink;
     const { metrics } = this.options;
@@ -321,7 +327,7 @@ export class PartitionedLearner {
     const { learner, close } = await this.openLearner(p, snapshot);
     const source = this.source as KafkaSource;
     const state: PartitionState = {
-      learner, close, generation, live: true, nextOffset, snapshotOffset: nextOffset, sinceSnapshot: 0, soughtTo: null, highWatermark: 0, last: Promise.resolve(learner.recordsSeen),
+      learner, close, generation, live: true, nextOffset, snapshotOffset: nextOffset, sinceSnapshot: 0, positioned: false, soughtTo: null, highWatermark: 0, last: Promise.resolve(learner.recordsSeen),
       valve: new BackpressureValve({
         pause: () => { if (state.live) source.pause([p]); },
         resume: () => { if (state.live) source.resume([p]); },
