@@ -57,11 +57,21 @@ export async function runKafkaPipeline(
     const rate = ((applied - last.applied) / Math.max(now - last.at, 1)) * 1000;
     last = { at: now, applied };
     out.write(`${count(applied).padStart(11)} ${count(rate).padStart(11)} ${count(lag).padStart(10)} ${String(learner.queueDepth).padStart(7)} ${String(paused).padStart(7)} ${String(deadLetters()).padStart(13)}\n`);
-    const status = [...learner.partitions().values()];
-    if (source.untilCaughtUp && applied > 0 && status.length > 0 && status.every((s) => s.lag === 0 && s.queued === 0)) stopRequested();
+    if (source.untilCaughtUp) void caughtUp().then((done) => { if (done) stopRequested(); }, () => undefined);
+  };
+  const admin = port.admin();
+  /** Whether this process owns every partition and has learned each up to the topic's current end. */
+  const caughtUp = async (): Promise<boolean> => {
+    const ends = await admin.fetchTopicOffsets(source.topic);
+    const owned = learner.partitions();
+    return ends.every(({ partition, high }) => {
+      const status = owned.get(partition);
+      return status !== undefined && status.queued === 0 && (status.nextOffset ?? 0) >= Number(high);
+    });
   };
   const ticker = setInterval(line, config.progress.everyMs);
   try {
+    if (source.untilCaughtUp) await admin.connect();
     await learner.start((error) => {
       fatal = error;
       stopRequested();
@@ -71,6 +81,7 @@ export async function runKafkaPipeline(
     clearInterval(ticker);
     await learner.stop();
     await store.close();
+    if (source.untilCaughtUp) await admin.disconnect();
   }
   if (fatal !== undefined) throw fatal;
   line();
