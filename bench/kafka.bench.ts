@@ -81,7 +81,7 @@ async function benchFamily(bootstrap: string, family: string): Promise<void> {
   delay.enable();
   const sampler = setInterval(() => {
     let lag = 0;
-    const owned = learner.lag();
+    const owned = learner.partitions();
     for (let p = 0; p < PARTITIONS; p++) lag += N / PARTITIONS - (owned.get(p)?.nextOffset ?? 0);
     lagSeries.push(`${((performance.now() - startedAt) / 1000).toFixed(2)}s:${formatCount(lag)}`);
   }, 250);

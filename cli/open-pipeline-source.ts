@@ -10,7 +10,7 @@ import type { PipelineConfig } from './pipeline-config.js';
  * source can seek: synthetic streams replay to the offset, files skip the rows already learned;
  * stdin starts where it is. Returns the source and one line describing it.
  */
-export async function openPipelineSource(config: PipelineConfig, positions: { readonly [source: string]: number }, badRecords: BadRecordSink): Promise<{ source: RecordSource; description: string }> {
+export async function openPipelineSource(config: PipelineConfig & { readonly source: { readonly type: 'synthetic' | 'csv' | 'jsonl' | 'stdin' } }, positions: { readonly [source: string]: number }, badRecords: BadRecordSink): Promise<{ source: RecordSource; description: string }> {
   const { source, schema } = config;
   switch (source.type) {
     case 'synthetic': {

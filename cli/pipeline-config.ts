@@ -17,6 +17,21 @@ const syntheticSource = z.strictObject({
   rate: z.number().positive().optional(),
 });
 
+const kafkaSource = z.strictObject({
+  type: z.literal('kafka'),
+  /** Bootstrap brokers, `host:port`. */
+  brokers: z.array(z.string().min(1)).min(1),
+  topic: z.string().min(1),
+  groupId: z.string().min(1),
+  /** Features per record: `{"x":[...],"y":...}` values, or `schema.features` named fields. */
+  dim: positiveInt(),
+  /** Largest accepted value, bytes (larger ones are dead-lettered as oversize). */
+  maxBytes: positiveInt().optional(),
+  sessionTimeoutMs: positiveInt().optional(),
+  /** Stop once every assigned partition has caught up with its end (a bounded run). */
+  untilCaughtUp: z.boolean().default(false),
+});
+
 const metrics = z.strictObject({
   /** Port on 127.0.0.1 for /metrics, /healthz and /readyz; 0 picks a free one. */
   port: z.int().min(0).max(65_535).default(9464),
@@ -27,6 +42,7 @@ const metrics = z.strictObject({
 const pipelineSchema = z.strictObject({
   source: z.discriminatedUnion('type', [
     syntheticSource,
+    kafkaSource,
     z.strictObject({ type: z.literal('csv'), path: z.string().min(1) }),
     z.strictObject({ type: z.literal('jsonl'), path: z.string().min(1) }),
     z.strictObject({ type: z.literal('stdin'), format: z.enum(['csv', 'jsonl']) }),
@@ -48,6 +64,8 @@ const pipelineSchema = z.strictObject({
     everyRecords: positiveInt().optional(),
     everyMs: z.number().positive().optional(),
     keep: positiveInt().default(5),
+    /** With a Kafka source: the compacted snapshot topic (default `<topic>.snapshots`), keyed `model/partition`. */
+    topic: z.string().min(1).optional(),
   }).default({ dir: './snapshots', keep: 5 }),
   sinks: z.strictObject({
     predictions: z.discriminatedUnion('type', [
@@ -65,6 +83,15 @@ const pipelineSchema = z.strictObject({
 }).superRefine((config, context) => {
   const stdinWithoutFeatures = config.source.type === 'stdin' && config.schema.features === undefined;
   if (stdinWithoutFeatures) context.addIssue({ code: 'custom', path: ['schema', 'features'], message: 'reading from stdin needs schema.features (the header cannot be read ahead)' });
+  const { source } = config;
+  const kafka = source.type === 'kafka';
+  if (source.type === 'kafka' && config.schema.features !== undefined && config.schema.features.length !== source.dim) {
+    context.addIssue({ code: 'custom', path: ['schema', 'features'], message: `names ${config.schema.features.length} features but source.dim is ${source.dim}` });
+  }
+  if (!kafka && config.snapshots.topic !== undefined) context.addIssue({ code: 'custom', path: ['snapshots', 'topic'], message: 'a snapshot topic needs a Kafka source (other sources snapshot to snapshots.dir)' });
+  if (kafka && (config.sinks.predictions.type !== 'summary' || config.sinks.badRecords.type !== 'stderr')) {
+    context.addIssue({ code: 'custom', path: ['sinks'], message: 'a Kafka source sends bad records to <topic>.dlq and has no prediction sink; leave sinks out' });
+  }
 });
 
 /** A validated pipeline declaration (defaults filled in). See `examples/pipeline.json` and the README. */

@@ -23,6 +23,7 @@ import { getFamily } from '../src/registry.js';
 import { openPipelineSource } from './open-pipeline-source.js';
 import type { PipelineConfig } from './pipeline-config.js';
 import { PipelineMonitor } from './pipeline-monitor.js';
+import { runKafkaPipeline } from './run-kafka-pipeline.js';
 
 /** How a pipeline run ended. */
 export interface PipelineResult {
@@ -42,19 +43,20 @@ const fixed = (n: number | undefined, digits = 4) => (n === undefined || Number.
  * their sink. With `resume`, the model and the source positions come from the latest snapshot.
  * `stop` (Ctrl-C) stops the source; in-flight records are drained and a final snapshot written.
  * Unless `config.metrics` is false, /metrics, /healthz and /readyz are served on 127.0.0.1 while
- * it runs; the first line on `out` is the metrics URL.
+ * it runs; the first line on `out` is the metrics URL. A Kafka source runs `runKafkaPipeline`.
  */
 export async function runPipeline(config: PipelineConfig, io: { out: Writable; err: Writable; resume: boolean; onSource(stop: () => void): void }): Promise<PipelineResult> {
   const monitor = config.metrics === false ? undefined : await PipelineMonitor.start(config.metrics, config.model.family);
   if (monitor !== undefined) io.out.write(`metrics: ${monitor.url} (also /healthz, /readyz)\n`);
   try {
-    return await runMonitored(config, io, monitor);
+    const { source } = config;
+    return source.type === 'kafka' ? await runKafkaPipeline({ ...config, source }, io, monitor) : await runMonitored({ ...config, source }, io, monitor);
   } finally {
     await monitor?.close();
   }
 }
 
-async function runMonitored(config: PipelineConfig, io: { out: Writable; err: Writable; resume: boolean; onSource(stop: () => void): void }, monitor: PipelineMonitor | undefined): Promise<PipelineResult> {
+async function runMonitored(config: PipelineConfig & { readonly source: { readonly type: 'synthetic' | 'csv' | 'jsonl' | 'stdin' } }, io: { out: Writable; err: Writable; resume: boolean; onSource(stop: () => void): void }, monitor: PipelineMonitor | undefined): Promise<PipelineResult> {
   const { out, err } = io;
   const store = new SnapshotDirectory(resolve(config.snapshots.dir), config.snapshots.keep);
   const family = config.model.family;

@@ -1,13 +1,15 @@
+import type { JsonValue } from '../src/core/model-snapshot.js';
 import { encodeSnapshot } from '../src/core/encode-snapshot.js';
 import { SNAPSHOT_ENVELOPE_VERSION } from './snapshot-envelope-version.js';
 import type { SnapshotEvent } from './snapshot-event.js';
 
 /**
  * Bytes of a snapshot with its envelope: the CRC-checked container of `encodeSnapshot` (family,
- * version, dim, arrays) with `meta` = {envelope, createdAt, recordsSeen, positions, reason}.
+ * version, dim, arrays) with `meta` = {envelope, createdAt, recordsSeen, positions, reason}, plus
+ * any `extra` fields a store keeps beside them (a Kafka partition's `topic`, `partition`, `nextOffset`).
  */
-export function encodeSnapshotEvent(event: SnapshotEvent): Uint8Array {
+export function encodeSnapshotEvent(event: SnapshotEvent, extra: { readonly [key: string]: JsonValue } = {}): Uint8Array {
   return encodeSnapshot(event.snapshot, {
-    envelope: SNAPSHOT_ENVELOPE_VERSION, createdAt: event.createdAt, recordsSeen: event.recordsSeen, positions: { ...event.positions }, reason: event.reason,
+    ...extra, envelope: SNAPSHOT_ENVELOPE_VERSION, createdAt: event.createdAt, recordsSeen: event.recordsSeen, positions: { ...event.positions }, reason: event.reason,
   });
 }

@@ -3,9 +3,10 @@
  * `empty` (no value, e.g. a tombstone), `bad-json` (not UTF-8 JSON), `bad-shape` (not an object,
  * or `x` / a named feature missing), `wrong-width` (a feature vector of another length),
  * `non-numeric` (a feature that is not a number), `non-finite` (±Infinity, e.g. `1e999`),
- * `bad-label` (label missing, not a number, or outside the family's coding).
+ * `bad-label` (label missing, not a number, or outside the family's coding), `refused-by-model`
+ * (decoded, but the model's own validation refused it; the model is untouched by it).
  */
-export type DeadLetterReason = 'oversize' | 'empty' | 'bad-json' | 'bad-shape' | 'wrong-width' | 'non-numeric' | 'non-finite' | 'bad-label';
+export type DeadLetterReason = 'oversize' | 'empty' | 'bad-json' | 'bad-shape' | 'wrong-width' | 'non-numeric' | 'non-finite' | 'bad-label' | 'refused-by-model';
 
 /** Every reason, for counters and docs. */
-export const DEAD_LETTER_REASONS: readonly DeadLetterReason[] = ['oversize', 'empty', 'bad-json', 'bad-shape', 'wrong-width', 'non-numeric', 'non-finite', 'bad-label'];
+export const DEAD_LETTER_REASONS: readonly DeadLetterReason[] = ['oversize', 'empty', 'bad-json', 'bad-shape', 'wrong-width', 'non-numeric', 'non-finite', 'bad-label', 'refused-by-model'];

@@ -10,8 +10,8 @@ import { PartitionedLearner } from './partitioned-learner.js';
 /** Usage of the partitioned learner service. */
 const LEARNER_USAGE = `node dist/connectors/kafka/learner-main.js --brokers host:port --topic T --group G --family vb-linear --dim D
     [--model NAME] [--snapshot-topic T] [--snapshot-every N] [--chunk-size N] [--session-timeout-ms N] [--features a,b,c] [--label y]
-    [--max-bytes N] [--family-options '<json>'] [--kill-at snapshot-writing|snapshot-durable|committed:N]
-  One model per assigned partition, snapshots to a compacted topic, offsets committed after the
+    [--max-bytes N] [--family-options '<json>'] [--in-process] [--kill-at snapshot-writing|snapshot-durable|committed:N]
+  One model per assigned partition (each in its own worker thread; --in-process: in this thread), snapshots to a compacted topic, offsets committed after the
   snapshot is durable. Prints its events as JSON lines; SIGTERM/SIGINT snapshot, commit and exit 0.
   --kill-at (crash testing) SIGKILLs the process at the N-th event of that type (snapshot-writing:
   while the snapshot is in flight).`;
@@ -23,6 +23,7 @@ async function main(argv: string[]): Promise<number> {
       brokers: { type: 'string' }, topic: { type: 'string' }, group: { type: 'string' }, family: { type: 'string' }, dim: { type: 'string' },
       model: { type: 'string' }, 'snapshot-topic': { type: 'string' }, 'snapshot-every': { type: 'string' }, 'chunk-size': { type: 'string' }, 'session-timeout-ms': { type: 'string' },
       features: { type: 'string' }, label: { type: 'string' }, 'max-bytes': { type: 'string' }, 'family-options': { type: 'string' }, 'kill-at': { type: 'string' },
+      'in-process': { type: 'boolean', default: false },
     },
   });
   const { brokers, topic, group, family, dim } = values;
@@ -54,6 +55,7 @@ async function main(argv: string[]): Promise<number> {
     snapshotEvery: values['snapshot-every'] === undefined ? undefined : Number(values['snapshot-every']),
     chunkSize: values['chunk-size'] === undefined ? undefined : Number(values['chunk-size']),
     sessionTimeoutMs: values['session-timeout-ms'] === undefined ? undefined : Number(values['session-timeout-ms']),
+    worker: !values['in-process'],
     onEvent,
   });
   return new Promise<number>((resolveExit) => {

@@ -34,7 +34,8 @@ export class WorkerLearner implements Learner {
   }
 
   private static async start(task: (name: string) => WorkerTask, transferList: ArrayBuffer[], family: string, dim: number): Promise<WorkerLearner> {
-    const pool = new Piscina({ filename: modelWorkerPath(), minThreads: 1, maxThreads: 1, concurrentTasksPerWorker: 1 });
+    // stricterFIFO: without it piscina re-queues a task it could not hand over at the tail, reordering queued updates.
+    const pool = new Piscina({ filename: modelWorkerPath(), minThreads: 1, maxThreads: 1, concurrentTasksPerWorker: 1, stricterFIFO: true });
     const name = `model-${process.pid}-${++models}`;
     try {
       const reply = reviveReply(await pool.run(task(name), { transferList }));

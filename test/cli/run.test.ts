@@ -103,7 +103,7 @@ describe('vbstream run (end to end, as a child process)', () => {
 
   it('refuses an invalid config with every problem and its path, and exits 1', () => {
     const path = join(work, 'bad.json');
-    writeFileSync(path, JSON.stringify({ source: { type: 'kafka' }, model: { family: 'nope' }, minibatch: { size: 0 }, snapshot: {} }));
+    writeFileSync(path, JSON.stringify({ source: { type: 'kinesis' }, model: { family: 'nope' }, minibatch: { size: 0 }, snapshot: {} }));
     const run = spawnSync(process.execPath, [cli, 'run', '--config', path], { encoding: 'utf8' });
     expect(run.status).toBe(1);
     expect(run.stderr).toContain(`invalid pipeline configuration (${path})`);

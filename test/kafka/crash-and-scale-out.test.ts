@@ -82,7 +82,7 @@ describe('learner service processes against the real broker (vb-linear, exact)',
     const group = unique('scale-group');
     const snapshots = unique('scale-snapshots');
     const processArgs = ['--topic', liveTopic, '--group', group, '--model', 'lin', '--family', 'vb-linear', '--dim', String(D), '--snapshot-topic', snapshots, '--snapshot-every', '1000', '--chunk-size', '250', '--session-timeout-ms', '6000'];
-    const combiner = new ServiceProcess<{ type: 'published'; version: string; records: number }>(['--topic', liveTopic, '--model', 'lin', '--family', 'vb-linear', '--dim', String(D), '--snapshot-topic', snapshots, '--every-ms', '500'], 'combiner-main.js');
+    const combiner = new ServiceProcess<{ type: 'published'; version: string; records: number }>(['--topic', liveTopic, '--model', 'lin', '--family', 'vb-linear', '--dim', String(D), '--snapshot-topic', snapshots, '--every-ms', '500'], 'kafka:combine');
     const a = new ServiceProcess(processArgs);
     let b: ServiceProcess | undefined;
     // The stream keeps flowing (2,000 records every 250 ms) while B joins and the group rebalances.

@@ -62,6 +62,19 @@ describe('model worker', () => {
     expectSameState(event.snapshot, local.snapshot());
   });
 
+  it('learn calls sent without waiting are applied in the order sent, and a snapshot asked for after them holds them all (vb-logit-online)', async () => {
+    const records = synthetic('logistic', 40_000, 6, 8);
+    const remote = await worker('vb-logit-online', 6);
+    const chunks = Array.from({ length: 80 }, (_, k) => packRecords(records.slice(k * 500, (k + 1) * 500), 6));
+    const sent = chunks.map(({ batch, rows }) => remote.learn(batch, rows, false));
+    const snapshot = remote.snapshot();
+    const outcomes = await Promise.all(sent);
+    expect(outcomes.map((o) => o.recordsSeen)).toEqual(chunks.map((_, k) => (k + 1) * 500));
+    const local = getFamily('vb-logit-online').create(6);
+    for (let i = 0; i < records.length; i += 500) local.update(packRecords(records.slice(i, i + 500), 6).batch);
+    expectSameState(await snapshot, local.snapshot());
+  });
+
   it('bad records come back from the worker as typed errors at their stream rows; the model is untouched by them', async () => {
     const remote = await worker('vb-logit-online', 2);
     const local = getFamily('vb-logit-online').create(2);

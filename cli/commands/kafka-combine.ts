@@ -1,0 +1,64 @@
+import { parseArgs } from 'node:util';
+import { createKafkajsPort } from '../../connectors/kafka/kafkajs-port.js';
+import { KafkaSnapshotStore } from '../../connectors/kafka/kafka-snapshot-store.js';
+import { PosteriorCombiner } from '../../connectors/kafka/posterior-combiner.js';
+import { ConfigError } from '../../src/core/config-error.js';
+
+export const KAFKA_COMBINE_USAGE = `usage: vbstream kafka:combine --brokers host:port --topic T --family vb-linear --dim D
+         [--model NAME] [--snapshot-topic T] [--every-ms 1000] [--family-options '<json>']`;
+
+/**
+ * `vbstream kafka:combine`, the combiner service: every interval, merges the latest per-partition
+ * snapshots of an additive family (model `NAME`, default `<family>@<topic>`, as `vbstream run` and
+ * the learner service name it) and, when they changed, publishes the global posterior under
+ * `NAME/global` in the snapshot topic (default `<topic>.snapshots`). Prints a JSON line per
+ * publication; SIGTERM/SIGINT stop it (exit 0).
+ */
+export async function kafkaCombineCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv, strict: true,
+    options: {
+      brokers: { type: 'string' }, topic: { type: 'string' }, family: { type: 'string' }, dim: { type: 'string' }, model: { type: 'string' },
+      'snapshot-topic': { type: 'string' }, 'every-ms': { type: 'string' }, 'family-options': { type: 'string' },
+    },
+  });
+  const { brokers, topic, family, dim } = values;
+  if (brokers === undefined || topic === undefined || family === undefined || dim === undefined) throw new ConfigError(`${KAFKA_COMBINE_USAGE}\n(--brokers, --topic, --family and --dim are required)`);
+  const everyMs = Number(values['every-ms'] ?? 1000);
+  if (!(everyMs > 0)) throw new ConfigError('--every-ms must be a positive number', { field: 'every-ms', value: values['every-ms'] });
+  const port = createKafkajsPort({ brokers: brokers.split(','), clientId: `vbstream-combiner-${process.pid}` });
+  const store = await KafkaSnapshotStore.open(port, { topic: values['snapshot-topic'] ?? `${topic}.snapshots` });
+  const combiner = new PosteriorCombiner(store, {
+    model: values.model ?? `${family}@${topic}`, family, dim: Number(dim), topic,
+    familyOptions: values['family-options'] === undefined ? undefined : JSON.parse(values['family-options']),
+  });
+  const admin = port.admin();
+  await admin.connect();
+  let stopped = false;
+  let wake: () => void = () => undefined;
+  const stop = (): void => { stopped = true; wake(); };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  let published = '';
+  try {
+    while (!stopped) {
+      const partitions = (await admin.fetchTopicOffsets(topic)).map((p) => p.partition).sort((a, b) => a - b);
+      const combined = await combiner.combine(partitions);
+      if (combined.version !== published && combined.version !== '') {
+        await combiner.publish(combined);
+        published = combined.version;
+        process.stdout.write(`${JSON.stringify({ type: 'published', version: combined.version, records: combined.records })}\n`);
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, everyMs);
+        wake = () => { clearTimeout(timer); resolve(); };
+      });
+    }
+  } finally {
+    process.removeListener('SIGTERM', stop);
+    process.removeListener('SIGINT', stop);
+    await admin.disconnect();
+    await store.close();
+  }
+  return 0;
+}

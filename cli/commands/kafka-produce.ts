@@ -1,0 +1,71 @@
+import { extname } from 'node:path';
+import { parseArgs } from 'node:util';
+import { bufferCount, concatMap, lastValueFrom, type Observable } from 'rxjs';
+import { openCsvSource } from '../../connectors/file/open-csv-source.js';
+import { openJsonlSource } from '../../connectors/file/open-jsonl-source.js';
+import { SyntheticSource } from '../../connectors/file/synthetic-source.js';
+import { ensureTopic } from '../../connectors/kafka/ensure-topic.js';
+import { createKafkajsPort } from '../../connectors/kafka/kafkajs-port.js';
+import type { LabelledRecord } from '../../operators/labelled-record.js';
+import { ConfigError } from '../../src/core/config-error.js';
+
+export const KAFKA_PRODUCE_USAGE = `usage: vbstream kafka:produce --brokers host:port --topic T [--partitions P]
+         (--file data.csv|data.jsonl [--label y] [--features a,b,c] | --synthetic N [--kind logistic|linear] [--dim D] [--seed S])`;
+
+const integer = (name: string, value: string | undefined, fallback: number, min = 1): number => {
+  const n = value === undefined ? fallback : Number(value);
+  if (!Number.isInteger(n) || n < min) throw new ConfigError(`--${name} must be an integer >= ${min}`, { field: name, value });
+  return n;
+};
+
+/**
+ * `vbstream kafka:produce`: writes labelled records to a topic as `{"x":[...],"y":...}` JSON values
+ * (what the Kafka source of `vbstream run` reads), record i keyed `r<i>` to partition i mod P, in
+ * sends of 1,000 with acks from all in-sync replicas. The topic is created with `--partitions`
+ * (default 1) if it does not exist. Records come from a CSV or JSON-lines file (bad rows are
+ * reported on stderr and skipped) or a seeded synthetic stream. Prints the count on stdout.
+ */
+export async function kafkaProduceCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv, strict: true,
+    options: {
+      brokers: { type: 'string' }, topic: { type: 'string' }, partitions: { type: 'string' }, file: { type: 'string' }, label: { type: 'string' }, features: { type: 'string' },
+      synthetic: { type: 'string' }, kind: { type: 'string', default: 'logistic' }, dim: { type: 'string' }, seed: { type: 'string' },
+    },
+  });
+  const { brokers, topic, file } = values;
+  if (brokers === undefined || topic === undefined || (file === undefined) === (values.synthetic === undefined)) throw new ConfigError(`${KAFKA_PRODUCE_USAGE}\n(--brokers, --topic and one of --file or --synthetic are required)`);
+  const partitions = integer('partitions', values.partitions, 1);
+  let records$: Observable<LabelledRecord>;
+  if (file !== undefined) {
+    const schema = { label: values.label ?? 'y', features: values.features?.split(',') };
+    const badRecords = { next: (bad: { reason: string }) => { process.stderr.write(`skipped: ${bad.reason}\n`); } };
+    const source = extname(file) === '.csv' ? await openCsvSource({ path: file, schema, badRecords }) : await openJsonlSource({ path: file, schema, badRecords });
+    records$ = source.records$;
+  } else {
+    const kind = values.kind;
+    if (kind !== 'logistic' && kind !== 'linear') throw new ConfigError('--kind must be logistic or linear', { field: 'kind', value: kind });
+    records$ = new SyntheticSource({ kind, dim: integer('dim', values.dim, 5), seed: integer('seed', values.seed, 1, 0), records: integer('synthetic', values.synthetic, 1) }).records$;
+  }
+  const port = createKafkajsPort({ brokers: brokers.split(','), clientId: `vbstream-produce-${process.pid}`, logLevel: 'nothing' });
+  const admin = port.admin();
+  await admin.connect();
+  await ensureTopic(admin, topic, { partitions });
+  await admin.disconnect();
+  const producer = port.producer({ idempotent: true, maxInFlightRequests: 1 });
+  await producer.connect();
+  let sent = 0;
+  try {
+    await lastValueFrom(records$.pipe(bufferCount(1000), concatMap(async (chunk) => {
+      const messages = chunk.map((record) => {
+        const i = sent++;
+        return { key: `r${i}`, partition: i % partitions, value: JSON.stringify({ x: Array.from(record.x), y: record.y }) };
+      });
+      await producer.send({ topic, messages, acks: -1 });
+    })), { defaultValue: undefined });
+  } finally {
+    await producer.disconnect();
+  }
+  process.stdout.write(`produced ${sent.toLocaleString('en-US')} records to ${topic} (${partitions} partition${partitions === 1 ? '' : 's'})\n`);
+  return 0;
+}

@@ -1,0 +1,91 @@
+import type { Writable } from 'node:stream';
+import { createKafkajsPort } from '../connectors/kafka/kafkajs-port.js';
+import { KafkaSnapshotStore } from '../connectors/kafka/kafka-snapshot-store.js';
+import { PartitionedLearner } from '../connectors/kafka/partitioned-learner.js';
+import type { PipelineConfig } from './pipeline-config.js';
+import type { PipelineMonitor } from './pipeline-monitor.js';
+import type { PipelineResult } from './run-pipeline.js';
+
+const count = (n: number) => Math.round(n).toLocaleString('en-US');
+
+/**
+ * The Kafka branch of `vbstream run`: a `PartitionedLearner` over `source.topic` in consumer group
+ * `source.groupId` — one model per assigned partition (in a worker thread unless `worker` is
+ * false), `minibatch.size` records per learn call, `queue.capacity` records queued per partition
+ * before it is paused, snapshots every `snapshots.everyRecords` (default 10,000) records per
+ * partition to the compacted topic `snapshots.topic`, offsets committed once a snapshot is durable,
+ * bad records to `<topic>.dlq` — with its metrics and readiness on the run's monitor. Runs until
+ * `stop` (or, with `untilCaughtUp`, until every assigned partition has reached its end), then
+ * snapshots, commits and leaves the group.
+ */
+export async function runKafkaPipeline(
+  config: PipelineConfig & { readonly source: { readonly type: 'kafka' } },
+  io: { out: Writable; onSource(stop: () => void): void },
+  monitor: PipelineMonitor | undefined,
+): Promise<PipelineResult> {
+  const { source, model, snapshots } = config;
+  const { out } = io;
+  const port = createKafkajsPort({ brokers: source.brokers, clientId: `vbstream-run-${process.pid}`, logLevel: 'nothing' });
+  const snapshotTopic = snapshots.topic ?? `${source.topic}.snapshots`;
+  const store = await KafkaSnapshotStore.open(port, { topic: snapshotTopic });
+  const name = `${model.family}@${source.topic}`;
+  const learner = new PartitionedLearner(port, store, {
+    topic: source.topic, groupId: source.groupId, model: name, family: model.family, familyOptions: model.options,
+    schema: { dim: source.dim, features: config.schema.features, label: config.schema.label, maxBytes: source.maxBytes },
+    snapshotEvery: snapshots.everyRecords, sessionTimeoutMs: source.sessionTimeoutMs, chunkSize: config.minibatch.size,
+    worker: config.worker, queueCapacity: config.queue.capacity, evaluate: true, metrics: monitor?.metrics, readiness: monitor?.readiness,
+  });
+  out.write(`vbstream run: Kafka ${source.topic} (group ${source.groupId}, ${source.brokers.join(',')}) → ${model.family} (d=${source.dim}) per partition ${config.worker ? 'in worker threads' : 'in-process'}; ` +
+    `chunks of ${config.minibatch.size}; snapshots every ${count(snapshots.everyRecords ?? 10_000)} records per partition and at its end to ${snapshotTopic} (key ${name}/<partition>); bad records to ${source.topic}.dlq\n`);
+  out.write('    records   records/s        lag   queue  paused  dead letters\n');
+  const deadLetters = (): number => Object.values(learner.deadLettersByReason() ?? {}).reduce((a, b) => a + b, 0);
+  let stopRequested: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => { stopRequested = resolve; });
+  io.onSource(() => stopRequested());
+  let fatal: Error | undefined;
+  const started = performance.now();
+  let last = { at: started, applied: 0 };
+  const line = (): void => {
+    const now = performance.now();
+    const applied = learner.recordsApplied;
+    let lag = 0;
+    let paused = 0;
+    for (const [p, status] of learner.partitions()) {
+      lag += status.lag;
+      if (learner.kafkaSource?.isPaused(p)) paused++;
+    }
+    const rate = ((applied - last.applied) / Math.max(now - last.at, 1)) * 1000;
+    last = { at: now, applied };
+    out.write(`${count(applied).padStart(11)} ${count(rate).padStart(11)} ${count(lag).padStart(10)} ${String(learner.queueDepth).padStart(7)} ${String(paused).padStart(7)} ${String(deadLetters()).padStart(13)}\n`);
+    if (source.untilCaughtUp) void caughtUp().then((done) => { if (done) stopRequested(); }, () => undefined);
+  };
+  const admin = port.admin();
+  /** Whether this process owns every partition and has learned each up to the topic's current end. */
+  const caughtUp = async (): Promise<boolean> => {
+    const ends = await admin.fetchTopicOffsets(source.topic);
+    const owned = learner.partitions();
+    return ends.every(({ partition, high }) => {
+      const status = owned.get(partition);
+      return status !== undefined && status.queued === 0 && (status.nextOffset ?? 0) >= Number(high);
+    });
+  };
+  const ticker = setInterval(line, config.progress.everyMs);
+  try {
+    if (source.untilCaughtUp) await admin.connect();
+    await learner.start((error) => {
+      fatal = error;
+      stopRequested();
+    });
+    await stopped;
+  } finally {
+    clearInterval(ticker);
+    await learner.stop();
+    await store.close();
+    if (source.untilCaughtUp) await admin.disconnect();
+  }
+  if (fatal !== undefined) throw fatal;
+  line();
+  const seconds = (performance.now() - started) / 1000;
+  out.write(`\ndone: ${count(learner.recordsApplied)} records learned in ${seconds.toFixed(1)} s (${count(learner.recordsApplied / Math.max(seconds, 1e-3))}/s), ${deadLetters()} dead letters; snapshots in ${snapshotTopic}\n`);
+  return { recordsSeen: learner.recordsApplied, badRecords: deadLetters(), snapshot: snapshotTopic };
+}
