@@ -2,10 +2,12 @@ import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { SnapshotDirectory } from '../../connectors/file/snapshot-directory.js';
 import { SyntheticGenerator } from '../../connectors/file/synthetic-generator.js';
+import { createKafkajsPort } from '../../connectors/kafka/kafkajs-port.js';
 import { getFamily } from '../../src/registry.js';
 import { runLoadTest } from './load-test.js';
 import { createScoringServer, ScoringService } from './scoring-service.js';
 import { watchSnapshotDirectory } from './watch-snapshot-directory.js';
+import { watchSnapshotTopic } from './watch-snapshot-topic.js';
 
 /**
  * The real-time scoring example.
@@ -13,16 +15,20 @@ import { watchSnapshotDirectory } from './watch-snapshot-directory.js';
  *   node dist/examples/real-time-scoring/main.js [--snapshots example-output/real-time-scoring/snapshots]
  *        [--requests 5000] [--concurrency 8] [--max-seconds 10]
  *   node dist/examples/real-time-scoring/main.js --serve [--snapshots ./snapshots] [--port 8080]
+ *   node dist/examples/real-time-scoring/main.js --serve --kafka-brokers 127.0.0.1:9092 --snapshot-topic T
+ *        [--snapshot-key model/global] [--port 8080]
  *
  * Demo (default): learns a seeded synthetic logistic stream (d = 5) with `vb-logit-online`, saves a
  * snapshot, serves it on 127.0.0.1 (a free port), runs a bounded loopback load test and, half-way
  * through, saves a newer snapshot that the service hot-swaps; prints requests/s, p50/p99 latency and
  * the model versions the answers carried. `--serve`: serves the snapshot directory (e.g. the one
- * `npm start` writes) on `--port` until Ctrl-C, swapping in each newer snapshot.
+ * `npm start` writes) on `--port` until Ctrl-C, swapping in each newer snapshot; with
+ * `--kafka-brokers`, the snapshots under `--snapshot-key` of the compacted `--snapshot-topic` instead.
  */
 const { values } = parseArgs({
   options: {
     snapshots: { type: 'string' }, serve: { type: 'boolean', default: false }, port: { type: 'string', default: '8080' },
+    'kafka-brokers': { type: 'string' }, 'snapshot-topic': { type: 'string' }, 'snapshot-key': { type: 'string', default: 'model/global' },
     requests: { type: 'string', default: '5000' }, concurrency: { type: 'string', default: '8' }, 'max-seconds': { type: 'string', default: '10' },
   },
   strict: true,
@@ -37,12 +43,21 @@ const positive = (name: 'port' | 'requests' | 'concurrency' | 'max-seconds', min
 };
 const onError = (error: Error): void => { process.stderr.write(`snapshot skipped: ${error.message}\n`); };
 
+if (values['kafka-brokers'] !== undefined && (!values.serve || values['snapshot-topic'] === undefined)) {
+  process.stderr.write('--kafka-brokers needs --serve and --snapshot-topic\n');
+  process.exit(2);
+}
+
 if (values.serve) {
-  const dir = values.snapshots ?? './snapshots';
-  const service = new ScoringService(watchSnapshotDirectory(dir, { onError }));
+  const brokers = values['kafka-brokers']?.split(',');
+  const source = brokers === undefined ? values.snapshots ?? './snapshots' : `${values['snapshot-topic']} key ${values['snapshot-key']}`;
+  const snapshots$ = brokers === undefined
+    ? watchSnapshotDirectory(source, { onError })
+    : watchSnapshotTopic(createKafkajsPort({ brokers }), { topic: values['snapshot-topic']!, key: values['snapshot-key'], onError });
+  const service = new ScoringService(snapshots$);
   const server = createScoringServer(service);
   server.listen(positive('port', 0), '127.0.0.1', () => {
-    process.stdout.write(`scoring ${dir} on http://127.0.0.1:${(server.address() as AddressInfo).port}/score\n`);
+    process.stdout.write(`scoring ${source} on http://127.0.0.1:${(server.address() as AddressInfo).port}/score\n`);
   });
   const stop = (): void => {
     service.close();

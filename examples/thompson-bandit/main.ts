@@ -1,8 +1,10 @@
 import { parseArgs } from 'node:util';
+import { createKafkajsPort } from '../../connectors/kafka/kafkajs-port.js';
 import { ARM_MODELS, createArmModel, type ArmModelKind } from './arm-model.js';
 import { BanditBackend } from './bandit-backend.js';
 import { DEFAULT_BANDIT_SETTINGS, runBanditExperiment } from './bandit-experiment.js';
 import { createBanditServer } from './bandit-server.js';
+import { KafkaBandit } from './kafka-bandit.js';
 import { ThompsonPolicy } from './thompson-policy.js';
 import { writeBanditOutputs } from './write-bandit-outputs.js';
 
@@ -12,16 +14,20 @@ import { writeBanditOutputs } from './write-bandit-outputs.js';
  *   node dist/examples/thompson-bandit/main.js [--out example-output/thompson-bandit] [--steps 2000]
  *        [--seed 1] [--model vb-logit-online|pg-logit-sda|pg-logit-svi|vi-per]
  *   node dist/examples/thompson-bandit/main.js --serve [--port 8080] [--arms 4] [--dim 5] [--model …]
+ *   node dist/examples/thompson-bandit/main.js --kafka-brokers 127.0.0.1:9092 --topic-prefix bandit [--arms 4] [--dim 5] [--model …]
  *
  * Without `--serve`: runs the seeded simulator (Thompson vs ε-greedy vs LinUCB, stationary and with
  * drift, forgetting off vs on), prints the final regrets and writes SVG + CSV into `--out`.
  * With `--serve`: the backend on 127.0.0.1:`--port` (POST /decide, POST /reward) until Ctrl-C.
+ * With `--kafka-brokers`: the backend on `<prefix>.decide` / `<prefix>.rewards` → `<prefix>.decisions`
+ * (bad requests to `<topic>.dlq`) until Ctrl-C; one instance, single-partition topics.
  */
 const { values } = parseArgs({
   options: {
     out: { type: 'string', default: 'example-output/thompson-bandit' }, steps: { type: 'string', default: String(DEFAULT_BANDIT_SETTINGS.steps) },
     seed: { type: 'string', default: String(DEFAULT_BANDIT_SETTINGS.seed) }, model: { type: 'string', default: DEFAULT_BANDIT_SETTINGS.model },
     serve: { type: 'boolean', default: false }, port: { type: 'string', default: '8080' },
+    'kafka-brokers': { type: 'string' }, 'topic-prefix': { type: 'string', default: 'bandit' },
     arms: { type: 'string', default: String(DEFAULT_BANDIT_SETTINGS.arms) }, dim: { type: 'string', default: String(DEFAULT_BANDIT_SETTINGS.dim) },
   },
   strict: true,
@@ -40,10 +46,29 @@ if (!(ARM_MODELS as readonly string[]).includes(values.model)) {
 }
 const model = values.model as ArmModelKind;
 
-if (values.serve) {
+const thompson = (arms: number, dim: number): ThompsonPolicy =>
+  new ThompsonPolicy(Array.from({ length: arms }, () => createArmModel(model, dim)), { seed: integer('seed', 0), propensityDraws: 1000 });
+
+if (values['kafka-brokers'] !== undefined) {
   const arms = integer('arms', 2);
   const dim = integer('dim', 1);
-  const policy = new ThompsonPolicy(Array.from({ length: arms }, () => createArmModel(model, dim)), { seed: integer('seed', 0), propensityDraws: 1000 });
+  const prefix = values['topic-prefix'];
+  const bandit = await KafkaBandit.start(createKafkajsPort({ brokers: values['kafka-brokers'].split(',') }), new BanditBackend(thompson(arms, dim)), {
+    topicPrefix: prefix,
+    groupId: `${prefix}.backend`,
+    onCrash: (error) => {
+      process.stderr.write(`consumer failed: ${error.message}\n`);
+      process.exit(1);
+    },
+  });
+  process.stdout.write(`bandit backend (${arms} arms of ${model}, ${dim} features): ${prefix}.decide, ${prefix}.rewards → ${prefix}.decisions\n`);
+  const stop = (): void => { void bandit.stop().then(() => process.exit(0)); };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+} else if (values.serve) {
+  const arms = integer('arms', 2);
+  const dim = integer('dim', 1);
+  const policy = thompson(arms, dim);
   const server = createBanditServer(new BanditBackend(policy));
   server.listen(integer('port', 0), '127.0.0.1', () => {
     const address = server.address();
