@@ -56,6 +56,7 @@ describe('scoring service on a Kafka snapshot topic (real broker)', () => {
           sequences.add(answer.body.version.sequence);
         }
       })();
+      await waitFor(() => sequences.has(1), 'a request answered by version 1 under load', 60_000);
       await save(KEY, 3000, 3);
       await waitFor(() => service.version()?.recordsSeen === 3000, 'the newer snapshot', 60_000);
       await new Promise((r) => setTimeout(r, 100));
