@@ -1,7 +1,7 @@
 import { RandomFourierFeatures } from '../src/features/random-fourier-features.js';
 import { DirectModel } from '../src/models/direct/model.js';
 import { DirectElbo } from '../src/models/direct/objective.js';
-import { VbLinearModel } from '../src/models/vb-linear/model.js';
+import { vbLinearFamily } from '../src/models/vb-linear/family.js';
 import { Rng } from '../src/rng/rng.js';
 import { formatCount, medianMs, throughput } from './measure.js';
 
@@ -114,7 +114,7 @@ out('  need. The noise grid contains the true 0.01; E[σ²] above it shows the q
   const probe = DirectModel.create(2, { features });
   const map = probe.featureMap!;
   const phi = (data: typeof train) => { const f = new Float64Array(data.n * 100); for (let r = 0; r < data.n; r++) map.map(data.x, r * 2, f, r * 100); return f; };
-  const linear = VbLinearModel.create('vb-linear', 100, false);
+  const linear = vbLinearFamily.create(100);
   linear.update({ x: phi(train), y: train.y, n: train.n, d: 100 });
   const testPhi = phi(test);
   let seLinear = 0;

@@ -1,4 +1,4 @@
-import { VbLogitOnlineModel } from '../src/models/vb-logit/online-model.js';
+import { vbLogitOnlineFamily } from '../src/models/vb-logit/online-family.js';
 import { PipelineMetrics } from '../monitoring/pipeline-metrics.js';
 import type { ModelMetricsRecorder } from '../monitoring/model-metrics-recorder.js';
 import { formatCount, medianMs } from './measure.js';
@@ -20,7 +20,7 @@ const metrics = new PipelineMetrics({ pipeline: 'bench' });
 /** One pass of test-then-train over the data; `timed` reads the clock around each update (the metrics need it; the runtime's learn outcome measures it anyway). */
 function learnLoop(recorder: ModelMetricsRecorder | undefined, batchSize: number, timed: boolean): () => number {
   return () => {
-    const model = VbLogitOnlineModel.create(d);
+    const model = vbLogitOnlineFamily.create(d);
     let loss = 0;
     let seconds = 0;
     for (let start = 0; start < n; start += batchSize) {

@@ -1,5 +1,5 @@
 import { VbLogitModel } from '../src/models/vb-logit/model.js';
-import { VbLogitOnlineModel } from '../src/models/vb-logit/online-model.js';
+import { vbLogitOnlineFamily } from '../src/models/vb-logit/online-family.js';
 import { formatCount, medianMs, throughput, throughputWallAndCpu } from './measure.js';
 import { NaiveVbLogitIter } from './naive-vb-logit-iter.js';
 import { syntheticLogistic } from './synthetic-logistic.js';
@@ -12,10 +12,10 @@ for (const d of [10, 25, 100]) {
   const n = d === 100 ? 20_000 : 200_000;
   const data = syntheticLogistic(n, d, 42 + d);
   const block = 1000;
-  let model = VbLogitOnlineModel.create(d);
+  let model = vbLogitOnlineFamily.create(d);
   let cursor = 0;
   const { wall: rate, cpu: cpuRate } = throughputWallAndCpu(() => {
-    if (cursor + block > n) { model = VbLogitOnlineModel.create(d); cursor = 0; }
+    if (cursor + block > n) { model = vbLogitOnlineFamily.create(d); cursor = 0; }
     model.update({ x: data.x.subarray(cursor * d, (cursor + block) * d), y: data.y.subarray(cursor, cursor + block), n: block, d });
     cursor += block;
     return block;
@@ -29,7 +29,7 @@ for (const d of [10, 25, 100]) {
     naiveCursor += 100;
     return 100;
   }, 1500);
-  const check = VbLogitOnlineModel.create(d);
+  const check = vbLogitOnlineFamily.create(d);
   const reference = new NaiveVbLogitIter(d);
   for (let r = 0; r < 200; r++) reference.update(data.x, r * d, 2 * data.y[r] - 1);
   check.update({ x: data.x.subarray(0, 200 * d), y: data.y.subarray(0, 200), n: 200, d });

@@ -1,6 +1,6 @@
 import type { Batch } from '../../src/core/batch.js';
-import { VbLinearModel, type VbLinearOptions } from '../../src/models/vb-linear/model.js';
-import { VB_LINEAR_SNAPSHOT_VERSION } from '../../src/models/vb-linear/codec.js';
+import { vbLinearArdFamily, vbLinearFamily } from '../../src/models/vb-linear/family.js';
+import type { VbLinearOptions } from '../../src/models/vb-linear/options.js';
 import type { FitAdapter } from '../fit-adapter.js';
 import { jsonMatrix } from '../json-matrix.js';
 
@@ -10,18 +10,19 @@ function adapter(id: 'vb-linear' | 'vb-linear-ard', ard: boolean): FitAdapter {
     task: 'regression',
     optionKeys: ['prior', 'tol', 'maxIter'],
     fit(data, options) {
-      const model = VbLinearModel.create(id, data.d, ard, options as VbLinearOptions);
+      const family = ard ? vbLinearArdFamily : vbLinearFamily;
+      const model = family.create(data.d, options as VbLinearOptions);
       const batch: Batch = { x: data.x, y: data.y, n: data.n, d: data.d };
       model.update(batch);
       const p = model.posterior();
       const d = data.d;
       return {
         posterior: {
-          family: id, version: VB_LINEAR_SNAPSHOT_VERSION, dim: d,
+          family: id, version: model.snapshot().version, dim: d,
           mean: Array.from(p.w),
           cov: jsonMatrix(model.posteriorCovariance(), d),
           extras: {
-            V: jsonMatrix(p.V, d), invV: jsonMatrix(p.invV, d), logdetV: p.logdetV, an: p.an, bn: p.bn,
+            V: jsonMatrix(p.V, d), invV: jsonMatrix(p.invV, d), logdetV: p.logDetV, an: p.an, bn: p.bn,
             E_a: ard ? Array.from(p.E_a) : p.E_a[0], L: p.L, iterations: p.iterations, stopReason: p.stopReason,
           },
         },

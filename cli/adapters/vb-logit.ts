@@ -1,10 +1,11 @@
 import type { Batch } from '../../src/core/batch.js';
 import { optionChecks } from '../../src/core/option-checks.js';
 import { VB_LOGIT_SNAPSHOT_VERSION } from '../../src/models/vb-logit/codec.js';
-import type { GaussianPosterior } from '../../src/models/vb-logit/gaussian-posterior.js';
+import type { GaussianPosterior } from '../../src/gaussian/gaussian-posterior.js';
 import { VbLogitModel, type VbLogitOptions } from '../../src/models/vb-logit/model.js';
-import { VB_LOGIT_ONLINE_SNAPSHOT_VERSION } from '../../src/models/vb-logit/online-codec.js';
-import { VbLogitOnlineModel, type VbLogitOnlineOptions } from '../../src/models/vb-logit/online-model.js';
+import { vbLogitOnlineCodec } from '../../src/models/vb-logit/online-codec.js';
+import { vbLogitOnlineFamily } from '../../src/models/vb-logit/online-family.js';
+import type { VbLogitOnlineOptions } from '../../src/models/vb-logit/online-options.js';
 import { predictVbLogitJoint } from '../../src/models/vb-logit/predict-joint.js';
 import type { FitAdapter, FitOutcome, PosteriorJson } from '../fit-adapter.js';
 import { jsonMatrix } from '../json-matrix.js';
@@ -21,7 +22,7 @@ function logisticOutcome(posteriorJson: PosteriorJson, posterior: GaussianPoster
 }
 
 function gaussianExtras(posterior: GaussianPosterior, d: number): { V: number[][]; invV: number[][]; logdetV: number } {
-  return { V: jsonMatrix(posterior.V, d), invV: jsonMatrix(posterior.invV, d), logdetV: posterior.logdetV };
+  return { V: jsonMatrix(posterior.V, d), invV: jsonMatrix(posterior.invV, d), logdetV: posterior.logDetV };
 }
 
 function batchAdapter(id: 'vb-logit' | 'vb-logit-ard', ard: boolean): FitAdapter {
@@ -43,7 +44,7 @@ function batchAdapter(id: 'vb-logit' | 'vb-logit-ard', ard: boolean): FitAdapter
         extras: { ...gaussianExtras(p, d), E_a: ard ? Array.from(diag.expectedAlpha) : diag.expectedAlpha[0], L: diag.bound, iterations: diag.iterations, stopReason: diag.stopReason },
       };
       const settings = { tol: (modelOptions as VbLogitOptions).tol ?? 1e-5, maxIter: (modelOptions as VbLogitOptions).maxIter ?? 500 };
-      return logisticOutcome(json, p, d, chosen, settings, (x, offset) => model.predict(x, offset).prob);
+      return logisticOutcome(json, p, d, chosen, settings, (x, offset) => model.predict(x, offset).mean);
     },
   };
 }
@@ -61,7 +62,7 @@ export const vbLogitOnlineAdapter: FitAdapter = {
   fit(data, options) {
     const { predictor, ...modelOptions } = options;
     const chosen = optionChecks.oneOf('predictor', predictor, 'row', ['row', 'joint'] as const);
-    const model = VbLogitOnlineModel.create(data.d, modelOptions as VbLogitOnlineOptions);
+    const model = vbLogitOnlineFamily.create(data.d, modelOptions as VbLogitOnlineOptions);
     const d = data.d;
     const iterations: number[] = [];
     for (let r = 0; r < data.n; r++) {
@@ -70,10 +71,10 @@ export const vbLogitOnlineAdapter: FitAdapter = {
     }
     const p = model.posterior;
     const json: PosteriorJson = {
-      family: 'vb-logit-online', version: VB_LOGIT_ONLINE_SNAPSHOT_VERSION, dim: d, mean: Array.from(p.w), cov: jsonMatrix(p.V, d),
+      family: 'vb-logit-online', version: vbLogitOnlineCodec.version, dim: d, mean: Array.from(p.w), cov: jsonMatrix(p.V, d),
       extras: { ...gaussianExtras(p, d), iterations },
     };
     const settings = { tol: (modelOptions as VbLogitOnlineOptions).tol ?? 1e-5, maxIter: (modelOptions as VbLogitOnlineOptions).maxIter ?? 500 };
-    return logisticOutcome(json, p, d, chosen, settings, (x, offset) => model.predict(x, offset).prob);
+    return logisticOutcome(json, p, d, chosen, settings, (x, offset) => model.predict(x, offset).mean);
   },
 };

@@ -1,3 +1,5 @@
+import type { Restorable } from '../core/restorable.js';
+
 /** Options of {@link Adam}. */
 export interface AdamOptions {
   readonly learningRate?: number;
@@ -12,7 +14,7 @@ export interface AdamOptions {
  * step count are plain arrays/numbers so a model can snapshot and restore them (`state()`,
  * `Adam.fromState`) and resume bit for bit.
  */
-export class Adam {
+export class Adam implements Restorable<Adam> {
   readonly m: Float64Array;
   readonly v: Float64Array;
   t = 0;
@@ -42,6 +44,20 @@ export class Adam {
       this.v[i] = beta2 * this.v[i] + (1 - beta2) * g * g;
       params[i] -= (learningRate * (this.m[i] / correction1)) / (Math.sqrt(this.v[i] / correction2) + epsilon);
     }
+  }
+
+  /** An independent optimiser with the same settings, moments and step count. */
+  clone(): Adam {
+    const copy = new Adam(this.m.length, this);
+    copy.copyFrom(this);
+    return copy;
+  }
+
+  /** Overwrites the moments and step count with `other`'s (same size and settings). */
+  copyFrom(other: Adam): void {
+    this.m.set(other.m);
+    this.v.set(other.v);
+    this.t = other.t;
   }
 
   /** The optimiser state as one array: [t, lr, β1, β2, ε, m…, v…]. */

@@ -1,3 +1,5 @@
+import type { Restorable } from '../core/restorable.js';
+
 const GOLDEN = 0x9e3779b9;
 const HIGH_STREAM = 0x6a09e667;
 const TWO_POW_32 = 4294967296;
@@ -36,7 +38,7 @@ function rotl(x: number, k: number): number {
  * states. Normals use Marsaglia's polar method; the spare normal is part of the state.
  * Not cryptographically secure.
  */
-export class Rng {
+export class Rng implements Restorable<Rng> {
   private s0: number;
   private s1: number;
   private s2: number;
@@ -122,6 +124,24 @@ export class Rng {
       state[6] = bits.getUint32(4, true);
     }
     return state;
+  }
+
+  /** An independent generator in the same state (the same continuation). */
+  clone(): Rng {
+    const copy = new Rng(this.s0, this.s1, this.s2, this.s3);
+    copy.hasSpare = this.hasSpare;
+    copy.spare = this.spare;
+    return copy;
+  }
+
+  /** Puts this generator in `other`'s state. */
+  copyFrom(other: Rng): void {
+    this.s0 = other.s0;
+    this.s1 = other.s1;
+    this.s2 = other.s2;
+    this.s3 = other.s3;
+    this.hasSpare = other.hasSpare;
+    this.spare = other.spare;
   }
 
   /** Next 32 random bits as an integer in [0, 2³²) (one xoshiro128** step). */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { VbLinearModel } from '../../src/models/vb-linear/model.js';
+import type { VbLinearModel } from '../../src/models/vb-linear/family.js';
 import type { AdminPort, KafkaPort } from '../../connectors/kafka/kafka-port.js';
 import { KafkaSnapshotStore } from '../../connectors/kafka/kafka-snapshot-store.js';
 import { PosteriorCombiner } from '../../connectors/kafka/posterior-combiner.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { VbLinearModel } from '../../src/models/vb-linear/model.js';
+import type { VbLinearModel } from '../../src/models/vb-linear/family.js';
 import type { AdminPort, KafkaPort } from '../../connectors/kafka/kafka-port.js';
 import { KafkaSnapshotStore } from '../../connectors/kafka/kafka-snapshot-store.js';
 import { PartitionedLearner } from '../../connectors/kafka/partitioned-learner.js';
@@ -16,7 +16,7 @@ function expectSamePosterior(actual: VbLinearModel, expected: VbLinearModel): vo
   const b = expected.posterior();
   expectClose(a.w, b.w, TIGHT, 'posterior mean w_N');
   expectClose(a.V, b.V, TIGHT, 'V_N');
-  expectClose([a.an, a.bn, a.logdetV], [b.an, b.bn, b.logdetV], TIGHT, 'a_N, b_N, ln|V_N|');
+  expectClose([a.an, a.bn, a.logDetV], [b.an, b.bn, b.logDetV], TIGHT, 'a_N, b_N, ln|V_N|');
 }
 
 describe('one consumer process, 200k records on 4 partitions (real broker)', () => {

@@ -5,7 +5,6 @@ import { encodeSnapshot } from '../../src/core/encode-snapshot.js';
 import { InputError } from '../../src/core/input-error.js';
 import { ShapeError } from '../../src/core/shape-error.js';
 import { SnapshotError } from '../../src/core/snapshot-error.js';
-import { VbLinearModel } from '../../src/models/vb-linear/model.js';
 import { vbLinearFamily, vbLinearArdFamily } from '../../src/models/vb-linear/index.js';
 import { Rng } from '../../src/rng/rng.js';
 import { expectClose } from '../helpers/close.js';
@@ -17,9 +16,9 @@ describe.each([['vb-linear', false], ['vb-linear-ard', true]] as const)('%s stre
   it('a stream cut into batches anywhere gives exactly the batch fit', () => {
     fc.assert(fc.property(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 1e6 }), fc.array(fc.integer({ min: 1, max: 60 }), { minLength: 1, maxLength: 6 }), (d, seed, cuts) => {
       const data = linearData(80, d, seed);
-      const batch = VbLinearModel.create(family, d, ard);
+      const batch = (ard ? vbLinearArdFamily : vbLinearFamily).create(d);
       batch.update(data);
-      const stream = VbLinearModel.create(family, d, ard);
+      const stream = (ard ? vbLinearArdFamily : vbLinearFamily).create(d);
       let at = 0;
       for (const c of cuts) { const to = Math.min(80, at + c); stream.update(rows(data, at, to)); at = to; }
       stream.update(rows(data, at, 80));
@@ -32,12 +31,12 @@ describe.each([['vb-linear', false], ['vb-linear-ard', true]] as const)('%s stre
   it('merge(A, B) equals one model fed A then B (1e-10 relative)', () => {
     fc.assert(fc.property(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 1e6 }), fc.integer({ min: 1, max: 79 }), (d, seed, cut) => {
       const data = linearData(80, d, seed);
-      const a = VbLinearModel.create(family, d, ard);
-      const b = VbLinearModel.create(family, d, ard);
+      const a = (ard ? vbLinearArdFamily : vbLinearFamily).create(d);
+      const b = (ard ? vbLinearArdFamily : vbLinearFamily).create(d);
       a.update(rows(data, 0, cut));
       b.update(rows(data, cut, 80));
       a.merge(b);
-      const both = VbLinearModel.create(family, d, ard);
+      const both = (ard ? vbLinearArdFamily : vbLinearFamily).create(d);
       both.update(data);
       expectClose(a.posterior().w, both.posterior().w, { rel: 1e-10, absOfMax: 1e-12 }, 'w');
       expectClose(a.posterior().V, both.posterior().V, { rel: 1e-10, absOfMax: 1e-12 }, 'V');
@@ -48,7 +47,7 @@ describe.each([['vb-linear', false], ['vb-linear-ard', true]] as const)('%s stre
 
   it('snapshot → bytes → restore is bit-exact and keeps learning identically', () => {
     const data = linearData(50, 4, 3);
-    const model = VbLinearModel.create(family, 4, ard, { prior: { a0: 0.5 } });
+    const model = (ard ? vbLinearArdFamily : vbLinearFamily).create(4, { prior: { a0: 0.5 } });
     model.update(rows(data, 0, 30));
     const descriptor = ard ? vbLinearArdFamily : vbLinearFamily;
     const restored = descriptor.restore(decodeSnapshot(encodeSnapshot(model.snapshot())).snapshot);
@@ -61,7 +60,7 @@ describe.each([['vb-linear', false], ['vb-linear-ard', true]] as const)('%s stre
 
   it('never produces NaN on finite input, including extreme scales', () => {
     fc.assert(fc.property(fc.array(fc.tuple(fc.double({ min: -1e6, max: 1e6, noNaN: true }), fc.double({ min: -1e6, max: 1e6, noNaN: true }), fc.double({ min: -1e6, max: 1e6, noNaN: true })), { minLength: 1, maxLength: 20 }), (rows) => {
-      const model = VbLinearModel.create(family, 2, ard);
+      const model = (ard ? vbLinearArdFamily : vbLinearFamily).create(2);
       model.update({ x: Float64Array.from(rows.flatMap(([a, b]) => [a, b])), y: Float64Array.from(rows.map((r) => r[2])), n: rows.length, d: 2 });
       const p = model.posterior();
       for (const v of [...p.w, ...p.V, p.L, p.bn]) expect(Number.isNaN(v)).toBe(false);
@@ -69,7 +68,7 @@ describe.each([['vb-linear', false], ['vb-linear-ard', true]] as const)('%s stre
   });
 
   it('bad input throws a typed error naming row and column and leaves the model untouched', () => {
-    const model = VbLinearModel.create(family, 2, ard);
+    const model = (ard ? vbLinearArdFamily : vbLinearFamily).create(2);
     model.update({ x: Float64Array.of(1, 2, 3, 4), y: Float64Array.of(1, 2), n: 2, d: 2 });
     const before = model.snapshot();
     const bad = { x: Float64Array.of(1, 2, 3, Number.NaN), y: Float64Array.of(1, 2), n: 2, d: 2, firstRow: 11 };
@@ -82,13 +81,13 @@ describe.each([['vb-linear', false], ['vb-linear-ard', true]] as const)('%s stre
 
   it('forget(1) is the identity and forget(γ) equals scaled statistics', () => {
     const data = linearData(40, 3, 9);
-    const model = VbLinearModel.create(family, 3, ard);
+    const model = (ard ? vbLinearArdFamily : vbLinearFamily).create(3);
     model.update(data);
     const before = encodeSnapshot(model.snapshot());
     model.forget(1);
     expect(encodeSnapshot(model.snapshot())).toEqual(before);
     model.forget(0.5);
-    const half = VbLinearModel.create(family, 3, ard);
+    const half = (ard ? vbLinearArdFamily : vbLinearFamily).create(3);
     half.update({ ...data, weights: new Float64Array(40).fill(0.5) });
     expectClose(model.posterior().w, half.posterior().w, { rel: 1e-12 }, 'w');
     expect(() => model.forget(0)).toThrow(InputError);
@@ -96,7 +95,7 @@ describe.each([['vb-linear', false], ['vb-linear-ard', true]] as const)('%s stre
 
   it('sample() draws from the posterior: sample mean and covariance match', () => {
     const data = linearData(30, 2, 5);
-    const model = VbLinearModel.create(family, 2, ard);
+    const model = (ard ? vbLinearArdFamily : vbLinearFamily).create(2);
     model.update(data);
     const rng = Rng.fromSeed(11);
     const m = [0, 0];

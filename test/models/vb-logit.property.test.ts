@@ -5,7 +5,6 @@ import { encodeSnapshot } from '../../src/core/encode-snapshot.js';
 import { InputError } from '../../src/core/input-error.js';
 import { vbLogitFamily, vbLogitOnlineFamily } from '../../src/models/vb-logit/index.js';
 import { VbLogitModel } from '../../src/models/vb-logit/model.js';
-import { VbLogitOnlineModel } from '../../src/models/vb-logit/online-model.js';
 import { gemv } from '../../src/linalg/gemv.js';
 import { expectClose } from '../helpers/close.js';
 import { logisticData, rows } from '../helpers/synthetic-data.js';
@@ -14,7 +13,7 @@ import { logisticData, rows } from '../helpers/synthetic-data.js';
 describe('vb-logit-online', () => {
   it('V and V⁻¹ stay inverses and ln|V| stays consistent over 5,000 updates', () => {
     const data = logisticData(5000, 8, 1);
-    const model = VbLogitOnlineModel.create(8);
+    const model = vbLogitOnlineFamily.create(8);
     model.update(data);
     const { V, invV } = model.posterior;
     const product = new Float64Array(8);
@@ -30,7 +29,7 @@ describe('vb-logit-online', () => {
 
   it('snapshot → bytes → restore is bit-exact and keeps learning identically', () => {
     const data = logisticData(300, 5, 2);
-    const model = VbLogitOnlineModel.create(5, { priorPrecision: 2 });
+    const model = vbLogitOnlineFamily.create(5, { priorPrecision: 2 });
     model.update(rows(data, 0, 200));
     const restored = vbLogitOnlineFamily.restore(decodeSnapshot(encodeSnapshot(model.snapshot())).snapshot);
     model.update(rows(data, 200, 300));
@@ -40,9 +39,9 @@ describe('vb-logit-online', () => {
 
   it('never produces NaN on finite input, even for extreme features', () => {
     fc.assert(fc.property(fc.array(fc.tuple(fc.double({ min: -1e4, max: 1e4, noNaN: true }), fc.double({ min: -1e4, max: 1e4, noNaN: true }), fc.boolean()), { minLength: 1, maxLength: 30 }), (rows) => {
-      const model = VbLogitOnlineModel.create(2);
+      const model = vbLogitOnlineFamily.create(2);
       model.update({ x: Float64Array.from(rows.flatMap(([a, b]) => [a, b])), y: Float64Array.from(rows.map((r) => (r[2] ? 1 : 0))), n: rows.length, d: 2 });
-      for (const v of [...model.posterior.w, ...model.posterior.V, model.posterior.logdetV]) expect(Number.isFinite(v)).toBe(true);
+      for (const v of [...model.posterior.w, ...model.posterior.V, model.posterior.logDetV]) expect(Number.isFinite(v)).toBe(true);
       const p = model.predict(Float64Array.of(1, -1)).prob;
       expect(p >= 0 && p <= 1).toBe(true);
     }), { numRuns: 150 });
@@ -50,7 +49,7 @@ describe('vb-logit-online', () => {
 
   it('a bad label mid-batch throws with its row and leaves the model untouched', () => {
     const data = logisticData(10, 3, 4);
-    const model = VbLogitOnlineModel.create(3);
+    const model = vbLogitOnlineFamily.create(3);
     model.update(rows(data, 0, 5));
     const before = encodeSnapshot(model.snapshot());
     const y = data.y.slice(5, 10);
@@ -61,17 +60,17 @@ describe('vb-logit-online', () => {
 
   it('merge with a fresh model and forget(1) are the identity; merge of halves is close to the sequential fit', () => {
     const data = logisticData(2000, 4, 5);
-    const a = VbLogitOnlineModel.create(4);
+    const a = vbLogitOnlineFamily.create(4);
     a.update(rows(data, 0, 1000));
     const w = a.posteriorMean();
-    a.merge(VbLogitOnlineModel.create(4));
+    a.merge(vbLogitOnlineFamily.create(4));
     expectClose(a.posteriorMean(), w, { rel: 1e-9, absOfMax: 1e-12 }, 'w');
     a.forget(1);
     expectClose(a.posteriorMean(), w, { rel: 1e-9, absOfMax: 1e-12 }, 'w');
-    const b = VbLogitOnlineModel.create(4);
+    const b = vbLogitOnlineFamily.create(4);
     b.update(rows(data, 1000, 2000));
     a.merge(b);
-    const all = VbLogitOnlineModel.create(4);
+    const all = vbLogitOnlineFamily.create(4);
     all.update(data);
     expectClose(a.posteriorMean(), all.posteriorMean(), { rel: 0.05, absOfMax: 0.02 }, 'merged vs sequential w');
     expect(a.recordsSeen).toBe(2000);

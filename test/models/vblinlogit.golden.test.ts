@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { VbLinearModel } from '../../src/models/vb-linear/model.js';
+import { vbLinearArdFamily, vbLinearFamily } from '../../src/models/vb-linear/family.js';
 import { VbLogitModel } from '../../src/models/vb-logit/model.js';
-import { VbLogitOnlineModel } from '../../src/models/vb-logit/online-model.js';
+import { vbLogitOnlineFamily } from '../../src/models/vb-logit/online-family.js';
 import { predictVbLogitJoint } from '../../src/models/vb-logit/predict-joint.js';
-import { JaakkolaJordanRow } from '../../src/models/vb-logit/jaakkola-jordan-row.js';
-import { rowXiFit } from '../../src/models/vb-logit/row-xi-fit.js';
+import { JaakkolaJordanRow } from '../../src/likelihoods/jaakkola-jordan-row.js';
+import { jaakkolaJordanRowFit } from '../../src/likelihoods/jaakkola-jordan-row-fit.js';
 import { dot } from '../../src/linalg/dot.js';
 import { gemv } from '../../src/linalg/gemv.js';
 import { expectClose } from '../helpers/close.js';
@@ -40,7 +40,7 @@ describe.each(datasets.filter(([, kind]) => kind === 'linear').map(([name]) => n
   for (const [block, ard] of [['vb_linear_fit', false], ['vb_linear_fit_ard', true]] as const) {
     it(`${block}: every output, the iteration count and vb_linear_pred`, () => {
       const expected = ref[block];
-      const model = VbLinearModel.create(ard ? 'vb-linear-ard' : 'vb-linear', train.d, ard);
+      const model = (ard ? vbLinearArdFamily : vbLinearFamily).create(train.d);
       model.update({ x: train.x, y: train.y, n: train.n, d: train.d });
       const p = model.posterior();
       const o = expected.outputs;
@@ -50,7 +50,7 @@ describe.each(datasets.filter(([, kind]) => kind === 'linear').map(([name]) => n
       expectClose(p.V, o.V, MATRIX, 'V');
       expectClose(p.invV, o.invV, MATRIX, 'invV');
       expectClose(p.E_a, o.E_a, MATRIX, 'E_a');
-      expectClose(p.logdetV, o.logdetV, SCALAR, 'logdetV');
+      expectClose(p.logDetV, o.logdetV, SCALAR, 'logdetV');
       expectClose(p.an, o.an, SCALAR, 'an');
       expectClose(p.bn, o.bn, SCALAR, 'bn');
       expectClose(p.L, o.L, SCALAR, 'L');
@@ -73,7 +73,7 @@ describe.each(datasets.filter(([, kind]) => kind === 'logistic').map(([name]) =>
   const { ref, train, test } = load(name);
   const labels01 = train.y.map((v) => (v + 1) / 2);
 
-  function checkPredictions(expected: any, posterior: { w: Float64Array; V: Float64Array; invV: Float64Array; logdetV: number; q: number }, predictRow: (r: number) => number) {
+  function checkPredictions(expected: any, posterior: { w: Float64Array; V: Float64Array; invV: Float64Array; logDetV: number; q: number }, predictRow: (r: number) => number) {
     const incr = expected.predictions.vb_logit_pred_incr;
     const perRow = Array.from({ length: test.n }, (_, r) => predictRow(r));
     expectClose(perRow, incr.p, PROB, 'vb_logit_pred_incr p');
@@ -81,7 +81,7 @@ describe.each(datasets.filter(([, kind]) => kind === 'logistic').map(([name]) =>
     const vx = new Float64Array(test.d);
     const counts = Array.from({ length: test.n }, (_, r) => {
       gemv(posterior.V, test.d, test.d, test.x, vx, 1, 0, r * test.d);
-      return rowXiFit(row, dot(vx, test.x, test.d, 0, r * test.d), dot(posterior.w, test.x, test.d, 0, r * test.d), 1, posterior.q, 0, 1e-5, 500);
+      return jaakkolaJordanRowFit(row, dot(vx, test.x, test.d, 0, r * test.d), dot(posterior.w, test.x, test.d, 0, r * test.d), 1, posterior.q, 0, 1e-5, 500);
     });
     expect(counts).toEqual(incr.iterations_per_row);
     const joint = predictVbLogitJoint(posterior, test.d, test.x, test.n, { tol: 1e-5, maxIter: 500 });
@@ -103,7 +103,7 @@ describe.each(datasets.filter(([, kind]) => kind === 'logistic').map(([name]) =>
         expectClose(p.V, o.V, MATRIX, 'V');
         expectClose(p.invV, o.invV, MATRIX, 'invV');
         expectClose(diag.expectedAlpha, o.E_a, MATRIX, 'E_a');
-        expectClose(p.logdetV, o.logdetV, SCALAR, 'logdetV');
+        expectClose(p.logDetV, o.logdetV, SCALAR, 'logdetV');
         expectClose(diag.bound, o.L, SCALAR, 'L');
         checkPredictions(expected, p, (r) => model.predict(test.x, r * test.d).prob);
       });
@@ -112,7 +112,7 @@ describe.each(datasets.filter(([, kind]) => kind === 'logistic').map(([name]) =>
 
   it('vb_logit_fit_iter: per-record Sherman–Morrison updates, per-record iteration counts, predictors', () => {
     const expected = ref.vb_logit_fit_iter;
-    const model = VbLogitOnlineModel.create(train.d);
+    const model = vbLogitOnlineFamily.create(train.d);
     const counts: number[] = [];
     for (let r = 0; r < train.n; r++) {
       counts.push(model.update({ x: train.x.subarray(r * train.d, (r + 1) * train.d), y: labels01.subarray(r, r + 1), n: 1, d: train.d }).iterations ?? -1);
@@ -123,14 +123,14 @@ describe.each(datasets.filter(([, kind]) => kind === 'logistic').map(([name]) =>
     expectClose(p.w, o.w, MATRIX, 'w');
     expectClose(p.V, o.V, MATRIX, 'V');
     expectClose(p.invV, o.invV, MATRIX, 'invV');
-    expectClose(p.logdetV, o.logdetV, SCALAR, 'logdetV');
+    expectClose(p.logDetV, o.logdetV, SCALAR, 'logdetV');
     checkPredictions(expected, p, (r) => model.predict(test.x, r * test.d).prob);
   });
 
   it('vb_logit_fit_iter fed as one batch equals record-by-record updates exactly', () => {
-    const one = VbLogitOnlineModel.create(train.d);
+    const one = vbLogitOnlineFamily.create(train.d);
     one.update({ x: train.x, y: train.y, n: train.n, d: train.d });
-    const each = VbLogitOnlineModel.create(train.d);
+    const each = vbLogitOnlineFamily.create(train.d);
     for (let r = 0; r < train.n; r++) each.update({ x: train.x.subarray(r * train.d, (r + 1) * train.d), y: train.y.subarray(r, r + 1), n: 1, d: train.d });
     expect(Array.from(one.posterior.w)).toEqual(Array.from(each.posterior.w));
     expect(Array.from(one.posterior.V)).toEqual(Array.from(each.posterior.V));

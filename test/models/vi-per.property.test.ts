@@ -92,7 +92,7 @@ describe('vi-per contract', () => {
   });
 
   it('options are validated (unknown key, bad l, bad prior)', () => {
-    expect(() => getFamily('vi-per').create(d, { nope: 1 })).toThrow(ConfigError);
+    expect(() => getFamily('vi-per' as string).create(d, { nope: 1 })).toThrow(ConfigError);
     expect(() => getFamily('vi-per').create(d, { l: 0 })).toThrow(/field l/);
     expect(() => getFamily('vi-per').create(d, { prior: { variance: [1, 2] } })).toThrow(/prior.variance/);
     expect(() => getFamily('vi-per').create(d, { prior: { variance: [[1, 2, 0], [2, 1, 0], [0, 0, 1]] } })).toThrow(/positive definite/);

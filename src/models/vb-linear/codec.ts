@@ -1,34 +1,32 @@
 import { checkSnapshot } from '../../core/check-snapshot.js';
-import type { ModelSnapshot } from '../../core/model-snapshot.js';
+import type { FamilyCodec } from '../../core/family-codec.js';
 import { SnapshotError } from '../../core/snapshot-error.js';
 import type { VbLinearState } from './state.js';
 
-/** Layout version of the vb-linear snapshot. */
-export const VB_LINEAR_SNAPSHOT_VERSION = 1;
-
-/** Snapshot of the sufficient statistics and settings (the fit is recomputed, deterministically). */
-export function encodeVbLinear(family: string, state: VbLinearState): ModelSnapshot {
+/**
+ * The vb-linear snapshot (layout 1): the sufficient statistics and the settings; the fit is
+ * recomputed from them, deterministically.
+ */
+export function vbLinearCodec(family: string): FamilyCodec<VbLinearState> {
   return {
-    family,
-    version: VB_LINEAR_SNAPSHOT_VERSION,
-    dim: state.dim,
-    header: { ard: state.ard, prior: { ...state.prior }, tol: state.tol, maxIter: state.maxIter },
-    arrays: { xtx: state.xtx.slice(), xty: state.xty.slice(), scalars: Float64Array.of(state.yty, state.n, state.records) },
-  };
-}
-
-/** Rebuilds the state from {@link encodeVbLinear}'s snapshot, refusing foreign or malformed ones. */
-export function decodeVbLinear(family: string, snapshot: ModelSnapshot): VbLinearState {
-  const d = snapshot.dim;
-  const arrays = checkSnapshot(snapshot, family, VB_LINEAR_SNAPSHOT_VERSION, { xtx: d * d, xty: d, scalars: 3 });
-  const { ard, prior, tol, maxIter } = snapshot.header as { ard?: unknown; prior?: { a0?: unknown; b0?: unknown; c0?: unknown; d0?: unknown }; tol?: unknown; maxIter?: unknown };
-  if (typeof ard !== 'boolean' || typeof tol !== 'number' || typeof maxIter !== 'number' || prior === undefined
-    || typeof prior.a0 !== 'number' || typeof prior.b0 !== 'number' || typeof prior.c0 !== 'number' || typeof prior.d0 !== 'number') {
-    throw new SnapshotError('vb-linear snapshot header is malformed', { field: 'header' });
-  }
-  const scalars = arrays.scalars;
-  return {
-    dim: d, ard, tol, maxIter, prior: { a0: prior.a0, b0: prior.b0, c0: prior.c0, d0: prior.d0 },
-    xtx: arrays.xtx.slice(), xty: arrays.xty.slice(), yty: scalars[0], n: scalars[1], records: scalars[2],
+    version: 1,
+    encode: (state) => ({
+      header: { ard: state.ard, prior: { ...state.prior }, tol: state.tol, maxIter: state.maxIter },
+      arrays: { xtx: state.xtx.slice(), xty: state.xty.slice(), scalars: Float64Array.of(state.yty, state.n, state.records) },
+    }),
+    decode(snapshot) {
+      const d = snapshot.dim;
+      const arrays = checkSnapshot(snapshot, family, 1, { xtx: d * d, xty: d, scalars: 3 });
+      const { ard, prior, tol, maxIter } = snapshot.header as { ard?: unknown; prior?: { a0?: unknown; b0?: unknown; c0?: unknown; d0?: unknown }; tol?: unknown; maxIter?: unknown };
+      if (typeof ard !== 'boolean' || typeof tol !== 'number' || typeof maxIter !== 'number' || prior === undefined
+        || typeof prior.a0 !== 'number' || typeof prior.b0 !== 'number' || typeof prior.c0 !== 'number' || typeof prior.d0 !== 'number') {
+        throw new SnapshotError(`${family} snapshot header is malformed`, { field: 'header' });
+      }
+      const scalars = arrays.scalars;
+      return {
+        dim: d, ard, tol, maxIter, prior: { a0: prior.a0, b0: prior.b0, c0: prior.c0, d0: prior.d0 },
+        xtx: arrays.xtx.slice(), xty: arrays.xty.slice(), yty: scalars[0], n: scalars[1], records: scalars[2],
+      };
+    },
   };
 }

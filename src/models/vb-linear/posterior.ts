@@ -5,7 +5,7 @@ export interface VbLinearPosterior {
   /** Scaled covariance V_N: Cov(w | τ) = V_N / τ. */
   readonly V: Float64Array;
   readonly invV: Float64Array;
-  readonly logdetV: number;
+  readonly logDetV: number;
   readonly an: number;
   readonly bn: number;
   /** E[α] (length 1, or d with ARD), one update ahead of V as in the reference. */

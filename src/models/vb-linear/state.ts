@@ -1,3 +1,6 @@
+import { optionChecks } from '../../core/option-checks.js';
+import type { VbLinearOptions } from './options.js';
+
 /** Hyperparameters of Drugowitsch's linear model: τ ~ Gam(a0, b0), α ~ Gam(c0, d0) (shape, rate). */
 export interface VbLinearPrior {
   readonly a0: number;
@@ -28,3 +31,20 @@ export interface VbLinearState {
 
 /** The reference defaults (VBLinLogit vb_linear_fit): a0 = c0 = 1e-2, b0 = d0 = 1e-4. */
 export const VB_LINEAR_DEFAULT_PRIOR: VbLinearPrior = { a0: 1e-2, b0: 1e-4, c0: 1e-2, d0: 1e-4 };
+
+/** The state of a model with no data; a bad option value throws `ConfigError`. */
+export function createVbLinearState(dim: number, ard: boolean, options: VbLinearOptions): VbLinearState {
+  const p = options.prior ?? {};
+  return {
+    dim, ard,
+    prior: {
+      a0: optionChecks.positive('prior.a0', p.a0, VB_LINEAR_DEFAULT_PRIOR.a0),
+      b0: optionChecks.positive('prior.b0', p.b0, VB_LINEAR_DEFAULT_PRIOR.b0),
+      c0: optionChecks.positive('prior.c0', p.c0, VB_LINEAR_DEFAULT_PRIOR.c0),
+      d0: optionChecks.positive('prior.d0', p.d0, VB_LINEAR_DEFAULT_PRIOR.d0),
+    },
+    tol: optionChecks.positive('tol', options.tol, 1e-5),
+    maxIter: optionChecks.positiveInteger('maxIter', options.maxIter, 500),
+    xtx: new Float64Array(dim * dim), xty: new Float64Array(dim), yty: 0, n: 0, records: 0,
+  };
+}

@@ -16,7 +16,7 @@ export function encodeVbLogit(family: string, s: VbLogitState): ModelSnapshot {
     arrays: {
       dataPrecision: s.dataPrecision.slice(), dataShift: s.dataShift.slice(),
       w: s.posterior.w.slice(), V: s.posterior.V.slice(), invV: s.posterior.invV.slice(), expectedAlpha: s.expectedAlpha.slice(),
-      scalars: Float64Array.of(s.frozenBound, s.records, s.posterior.logdetV, s.posterior.q, s.bound, s.iterations),
+      scalars: Float64Array.of(s.frozenBound, s.records, s.posterior.logDetV, s.posterior.q, s.bound, s.iterations),
     },
   };
 }
@@ -34,7 +34,7 @@ export function decodeVbLogit(family: string, snapshot: ModelSnapshot): VbLogitS
   return {
     dim: d, ard, tol, maxIter, prior: { a0: prior.a0, b0: prior.b0 }, fixedAlpha,
     dataPrecision: a.dataPrecision.slice(), dataShift: a.dataShift.slice(), frozenBound: sc[0], records: sc[1],
-    posterior: { w: a.w.slice(), V: a.V.slice(), invV: a.invV.slice(), logdetV: sc[2], q: sc[3] },
+    posterior: { w: a.w.slice(), V: a.V.slice(), invV: a.invV.slice(), logDetV: sc[2], q: sc[3] },
     expectedAlpha: a.expectedAlpha.slice(), bound: sc[4], iterations: sc[5], stopReason,
   };
 }

@@ -47,14 +47,14 @@ export function absorbVbLogitBatch(state: VbLogitState, x: Float64Array, ySigned
   const V = new Float64Array(d * d);
   const factor = new Float64Array(d * d);
   const w = new Float64Array(d);
-  let logdetV = 0;
+  let logDetV = 0;
 
   const solveForW = (): void => {
     invV.set(state.dataPrecision);
     for (let r = 0; r < n; r++) rowScale[r] = 2 * lambda[r] * (weights === undefined ? 1 : weights[r]);
     gramAccumulate(x, n, d, invV, 1, rowScale);
     for (let i = 0; i < d; i++) invV[i * d + i] += ard ? expectedAlpha[i] : expectedAlpha[0];
-    logdetV = -spdInverse(invV, d, V, factor, { what: 'posterior precision V⁻¹' });
+    logDetV = -spdInverse(invV, d, V, factor, { what: 'posterior precision V⁻¹' });
     gemv(V, d, d, t, w);
   };
   const updateBn = (): void => {
@@ -68,8 +68,8 @@ export function absorbVbLogitBatch(state: VbLogitState, x: Float64Array, ySigned
   };
   const sumLog = (values: Float64Array): number => values.reduce((sum, v) => sum + Math.log(v), 0);
   const globalBound = (q: number, expectedAlphaSum: number): number => fixedAlpha !== undefined
-    ? 0.5 * (q + logdetV + d * Math.log(fixedAlpha))
-    : vbLogitGlobalBound(q, logdetV, prior, an, expectedAlphaSum, sumLog(bn), alphaCount);
+    ? 0.5 * (q + logDetV + d * Math.log(fixedAlpha))
+    : vbLogitGlobalBound(q, logDetV, prior, an, expectedAlphaSum, sumLog(bn), alphaCount);
 
   solveForW();
   updateBn();
@@ -117,7 +117,7 @@ export function absorbVbLogitBatch(state: VbLogitState, x: Float64Array, ySigned
   state.posterior.w.set(w);
   state.posterior.V.set(V);
   state.posterior.invV.set(invV);
-  state.posterior.logdetV = logdetV;
+  state.posterior.logDetV = logDetV;
   state.posterior.q = q;
   state.expectedAlpha.set(expectedAlpha);
   state.bound = bound + (fixedAlpha === undefined ? vbLogitBoundConstant(prior, alphaCount) : 0);

@@ -1,14 +1,13 @@
 import type { FamilyDescriptor } from '../../core/family-descriptor.js';
 import { VbLogitModel, type VbLogitOptions } from './model.js';
-import { VbLogitOnlineModel, type VbLogitOnlineOptions } from './online-model.js';
 
 export { VbLogitModel, type VbLogitOptions } from './model.js';
 export { absorbVbLogitBatch } from './fit.js';
 export { predictVbLogitRow, type XiIterationSettings } from './predict.js';
 export { predictVbLogitJoint } from './predict-joint.js';
-export { JaakkolaJordanRow } from './jaakkola-jordan-row.js';
-export { rowXiFit } from './row-xi-fit.js';
-export type { GaussianPosterior } from './gaussian-posterior.js';
+export { JaakkolaJordanRow } from '../../likelihoods/jaakkola-jordan-row.js';
+export { jaakkolaJordanRowFit } from '../../likelihoods/jaakkola-jordan-row-fit.js';
+export type { GaussianPosterior } from '../../gaussian/gaussian-posterior.js';
 
 /** `vb-logit`: Drugowitsch §3, Jaakkola–Jordan VB with a Gamma hyperprior on α. */
 export const vbLogitFamily: FamilyDescriptor<VbLogitOptions> = {
@@ -28,14 +27,6 @@ export const vbLogitArdFamily: FamilyDescriptor<VbLogitOptions> = {
   restore: (snapshot) => VbLogitModel.restore('vb-logit-ard', snapshot),
 };
 
-export { VbLogitOnlineModel, type VbLogitOnlineOptions } from './online-model.js';
-export { onlineVbLogitUpdate } from './online-update.js';
-
-/** `vb-logit-online`: Drugowitsch §3.5.1, per-record Sherman–Morrison updates with per-record ξ. */
-export const vbLogitOnlineFamily: FamilyDescriptor<VbLogitOnlineOptions> = {
-  id: 'vb-logit-online',
-  summary: 'Online VB logistic regression: per-record ξ and Sherman–Morrison updates in O(d²) (Drugowitsch §3.5.1)',
-  task: 'classification',
-  create: (dim, options) => VbLogitOnlineModel.create(dim, options),
-  restore: (snapshot) => VbLogitOnlineModel.restore(snapshot),
-};
+export { VbLogitOnlineModel, vbLogitOnlineFamily } from './online-family.js';
+export type { VbLogitOnlineOptions } from './online-options.js';
+export { onlineVbLogitRecord } from './online-step.js';

@@ -12,9 +12,9 @@ import { identity } from '../../linalg/identity.js';
 import type { Rng } from '../../rng/rng.js';
 import { decodeVbLogit, encodeVbLogit } from './codec.js';
 import { absorbVbLogitBatch } from './fit.js';
-import { gaussianSummary } from './gaussian-summary.js';
-import { GaussianSampler } from './gaussian-sampler.js';
-import { JaakkolaJordanRow } from './jaakkola-jordan-row.js';
+import { gaussianSummary } from '../../gaussian/gaussian-summary.js';
+import { GaussianSampler } from '../../gaussian/gaussian-sampler.js';
+import { JaakkolaJordanRow } from '../../likelihoods/jaakkola-jordan-row.js';
 import { predictVbLogitRow } from './predict.js';
 import { VB_LOGIT_DEFAULT_PRIOR, type VbLogitState } from './state.js';
 
@@ -66,7 +66,7 @@ export class VbLogitModel implements OnlineModel {
       tol: optionChecks.positive('tol', options.tol, 1e-5),
       maxIter: optionChecks.positiveInteger('maxIter', options.maxIter, 500),
       dataPrecision: new Float64Array(d * d), dataShift: new Float64Array(d), frozenBound: 0, records: 0,
-      posterior: { w: new Float64Array(d), V: identity(d, 1 / alpha0), invV: identity(d, alpha0), logdetV: -d * Math.log(alpha0), q: 0 },
+      posterior: { w: new Float64Array(d), V: identity(d, 1 / alpha0), invV: identity(d, alpha0), logDetV: -d * Math.log(alpha0), q: 0 },
       expectedAlpha: new Float64Array(ard ? d : 1).fill(alpha0), bound: Number.NaN, iterations: 0, stopReason: 'converged',
     });
   }

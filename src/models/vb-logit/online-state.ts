@@ -1,4 +1,7 @@
-import type { GaussianPosterior } from './gaussian-posterior.js';
+import type { GaussianPosterior } from '../../gaussian/gaussian-posterior.js';
+import { identity } from '../../linalg/identity.js';
+import { optionChecks } from '../../core/option-checks.js';
+import type { VbLogitOnlineOptions } from './online-options.js';
 
 /**
  * State of `vb-logit-online` (Drugowitsch §3.5.1, VBLinLogit vb_logit_fit_iter): q(w) = N(w, V) with
@@ -12,4 +15,16 @@ export interface VbLogitOnlineState {
   readonly maxIter: number;
   readonly posterior: GaussianPosterior;
   records: number;
+}
+
+/** q(w) = the prior N(0, I/priorPrecision), no records; a bad option value throws `ConfigError`. */
+export function createVbLogitOnlineState(dim: number, options: VbLogitOnlineOptions): VbLogitOnlineState {
+  const priorPrecision = optionChecks.positive('priorPrecision', options.priorPrecision, dim);
+  return {
+    dim, priorPrecision,
+    tol: optionChecks.positive('tol', options.tol, 1e-5),
+    maxIter: optionChecks.positiveInteger('maxIter', options.maxIter, 500),
+    records: 0,
+    posterior: { w: new Float64Array(dim), V: identity(dim, 1 / priorPrecision), invV: identity(dim, priorPrecision), logDetV: -dim * Math.log(priorPrecision), q: 0 },
+  };
 }

@@ -1,8 +1,8 @@
 import { NumericalError } from '../../core/numerical-error.js';
 import { dot } from '../../linalg/dot.js';
 import { gemv } from '../../linalg/gemv.js';
-import type { GaussianPosterior } from './gaussian-posterior.js';
-import { JaakkolaJordanRow } from './jaakkola-jordan-row.js';
+import type { GaussianPosterior } from '../../gaussian/gaussian-posterior.js';
+import { JaakkolaJordanRow } from '../../likelihoods/jaakkola-jordan-row.js';
 import type { XiIterationSettings } from './predict.js';
 
 /**

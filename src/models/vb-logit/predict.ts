@@ -1,9 +1,9 @@
 import { BernoulliPredictive } from '../../core/predictive/bernoulli-predictive.js';
 import { dot } from '../../linalg/dot.js';
 import { gemv } from '../../linalg/gemv.js';
-import type { GaussianPosterior } from './gaussian-posterior.js';
-import { JaakkolaJordanRow } from './jaakkola-jordan-row.js';
-import { rowXiFit } from './row-xi-fit.js';
+import type { GaussianPosterior } from '../../gaussian/gaussian-posterior.js';
+import { JaakkolaJordanRow } from '../../likelihoods/jaakkola-jordan-row.js';
+import { jaakkolaJordanRowFit } from '../../likelihoods/jaakkola-jordan-row-fit.js';
 
 /** Settings of the predictive ξ iteration (reference: tol 1e-5, 500 steps). */
 export interface XiIterationSettings {
@@ -22,6 +22,6 @@ export function predictVbLogitRow(posterior: GaussianPosterior, d: number, x: Fl
   gemv(posterior.V, d, d, x, vx, 1, 0, offset);
   const c = dot(vx, x, d, 0, offset);
   const xw = dot(posterior.w, x, d, 0, offset);
-  rowXiFit(row, c, xw, 1, posterior.q, 0, settings.tol, settings.maxIter);
+  jaakkolaJordanRowFit(row, c, xw, 1, posterior.q, 0, settings.tol, settings.maxIter);
   return new BernoulliPredictive(Math.exp(row.logPredictive(posterior.q)), xw, c);
 }

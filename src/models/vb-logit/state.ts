@@ -1,4 +1,4 @@
-import type { GaussianPosterior } from './gaussian-posterior.js';
+import type { GaussianPosterior } from '../../gaussian/gaussian-posterior.js';
 
 /** Gamma hyperprior α ~ Gam(a0, b0) (shape, rate) on the weight precision (Drugowitsch eq. 41). */
 export interface VbLogitPrior {

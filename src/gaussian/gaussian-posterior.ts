@@ -6,7 +6,7 @@ export interface GaussianPosterior {
   readonly w: Float64Array;
   readonly V: Float64Array;
   readonly invV: Float64Array;
-  logdetV: number;
+  logDetV: number;
   /** wᵀV⁻¹w. */
   q: number;
 }

@@ -1,7 +1,7 @@
-import type { PosteriorSummary } from '../../core/online-model.js';
-import { dot } from '../../linalg/dot.js';
-import { conditionNumber } from '../../linalg/condition-number.js';
-import { trace } from '../../linalg/trace.js';
+import type { PosteriorSummary } from '../core/online-model.js';
+import { dot } from '../linalg/dot.js';
+import { conditionNumber } from '../linalg/condition-number.js';
+import { trace } from '../linalg/trace.js';
 import type { GaussianPosterior } from './gaussian-posterior.js';
 
 /**
@@ -12,7 +12,7 @@ import type { GaussianPosterior } from './gaussian-posterior.js';
 export function gaussianSummary(posterior: GaussianPosterior, dim: number, effectiveDataSize: number): PosteriorSummary {
   return {
     meanNorm: Math.sqrt(dot(posterior.w, posterior.w, dim)),
-    logDetCovariance: posterior.logdetV,
+    logDetCovariance: posterior.logDetV,
     traceCovariance: trace(posterior.V, dim),
     conditionNumber: conditionNumber(posterior.V, dim),
     effectiveDataSize,

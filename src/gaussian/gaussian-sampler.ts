@@ -1,6 +1,6 @@
-import { cholesky } from '../../linalg/cholesky.js';
-import type { Rng } from '../../rng/rng.js';
-import { sampleMultivariateNormal } from '../../rng/sample-multivariate-normal.js';
+import { cholesky } from '../linalg/cholesky.js';
+import type { Rng } from '../rng/rng.js';
+import { sampleMultivariateNormal } from '../rng/sample-multivariate-normal.js';
 import type { GaussianPosterior } from './gaussian-posterior.js';
 
 /**

@@ -27,7 +27,7 @@ export function fitVbLinear(state: VbLinearState): VbLinearPosterior {
   const V = new Float64Array(d * d);
   const factor = new Float64Array(d * d);
   const w = new Float64Array(d);
-  let logdetV = 0;
+  let logDetV = 0;
   let bn = 0;
   let L = 0;
   let lLast = -Number.MAX_VALUE;
@@ -37,7 +37,7 @@ export function fitVbLinear(state: VbLinearState): VbLinearPosterior {
     iterations = iter;
     invV.set(xtx);
     for (let i = 0; i < d; i++) invV[i * d + i] += ard ? expectedAlpha[i] : expectedAlpha[0];
-    logdetV = -spdInverse(invV, d, V, factor, { what: 'posterior precision V_N⁻¹' });
+    logDetV = -spdInverse(invV, d, V, factor, { what: 'posterior precision V_N⁻¹' });
     gemv(V, d, d, xty, w);
     const wXty = dot(w, xty, d);
     const wXtXw = quadraticForm(xtx, d, w);
@@ -62,7 +62,7 @@ export function fitVbLinear(state: VbLinearState): VbLinearPosterior {
     }
     let traceXtxV = 0;
     for (let i = 0; i < d * d; i++) traceXtxV += xtx[i] * V[i];
-    L = vbLinearBoundWithoutConstants({ expectedTau, sse, traceXtxV, logDetV: logdetV, an, bn, cn, sumLogDn, alphaCount }, prior);
+    L = vbLinearBoundWithoutConstants({ expectedTau, sse, traceXtxV, logDetV: logDetV, an, bn, cn, sumLogDn, alphaCount }, prior);
     if (lLast > L) {
       const roundOff = 1e-10 * Math.abs(L) + 1e-12 * expectedTau * (yty + 2 * Math.abs(wXty) + wXtXw);
       stopReason = lLast - L > roundOff ? 'bound-decreased' : 'converged';
@@ -75,5 +75,5 @@ export function fitVbLinear(state: VbLinearState): VbLinearPosterior {
     lLast = L;
   }
   L += vbLinearBoundConstant(n, d, alphaCount, prior);
-  return { w, V, invV, logdetV, an, bn, E_a: expectedAlpha, L, iterations, stopReason };
+  return { w, V, invV, logDetV, an, bn, E_a: expectedAlpha, L, iterations, stopReason };
 }

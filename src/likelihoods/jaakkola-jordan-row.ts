@@ -1,6 +1,6 @@
-import { matrixDeterminantLemma } from '../../linalg/matrix-determinant-lemma.js';
-import { jaakkolaJordanLambda } from '../../special/jaakkola-jordan-lambda.js';
-import { log1pexp } from '../../special/log1pexp.js';
+import { matrixDeterminantLemma } from '../linalg/matrix-determinant-lemma.js';
+import { jaakkolaJordanLambda } from '../special/jaakkola-jordan-lambda.js';
+import { log1pexp } from '../special/log1pexp.js';
 
 /**
  * The ξ iteration for one record against a Gaussian q(w) = N(w, V) with the Jaakkola–Jordan bound

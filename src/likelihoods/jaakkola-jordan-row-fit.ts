@@ -1,4 +1,4 @@
-import { NumericalError } from '../../core/numerical-error.js';
+import { NumericalError } from '../core/numerical-error.js';
 import type { JaakkolaJordanRow } from './jaakkola-jordan-row.js';
 
 /**
@@ -8,7 +8,7 @@ import type { JaakkolaJordanRow } from './jaakkola-jordan-row.js';
  * sees it). A bound decrease beyond round-off throws {@link NumericalError} (the reference errors).
  * Returns the number of steps.
  */
-export function rowXiFit(row: JaakkolaJordanRow, c: number, xw: number, y: number, q: number, logDetV: number, tol: number, maxIter: number): number {
+export function jaakkolaJordanRowFit(row: JaakkolaJordanRow, c: number, xw: number, y: number, q: number, logDetV: number, tol: number, maxIter: number): number {
   let last = row.reset(c, xw, y, q) + 0.5 * logDetV;
   for (let i = 1; i <= maxIter; i++) {
     const bound = row.step() + 0.5 * logDetV;

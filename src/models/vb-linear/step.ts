@@ -1,4 +1,5 @@
 import type { Batch } from '../../core/batch.js';
+import type { UpdateStats } from '../../core/online-model.js';
 import { gramAccumulate } from '../../linalg/gram-accumulate.js';
 import type { VbLinearState } from './state.js';
 
@@ -7,7 +8,7 @@ import type { VbLinearState } from './state.js';
  * yᵀy += yᵀ·W·y, N += Σw (Drugowitsch eq. 7–10 need nothing else). Rows are added in order, so a
  * stream cut into batches anywhere gives bit-identical statistics.
  */
-export function accumulateVbLinear(state: VbLinearState, batch: Batch): void {
+export function vbLinearStep(state: VbLinearState, batch: Batch): UpdateStats {
   const { x, y, n, d, weights } = batch;
   gramAccumulate(x, n, d, state.xtx, 1, weights);
   for (let r = 0; r < n; r++) {
@@ -19,4 +20,5 @@ export function accumulateVbLinear(state: VbLinearState, batch: Batch): void {
     state.n += w;
   }
   state.records += n;
+  return { records: n };
 }

@@ -1,0 +1,53 @@
+import type { Batch } from './batch.js';
+import type { InputProblem } from './input-problem.js';
+import { labelProblem } from './label-problem.js';
+import { ShapeError } from './shape-error.js';
+import type { Task } from './task.js';
+
+/** What a family accepts besides finite features: its label coding and whether record weights may differ from 1. */
+export interface BatchRules {
+  readonly task: Task;
+  /** Whether weights other than 1 are honoured; when false a weight ≠ 1 is a problem of its row. */
+  readonly weights: boolean;
+}
+
+/**
+ * Every bad record of a batch in one pass: non-finite features, labels outside the task's coding,
+ * weights that are negative, non-finite or (for families without weights) not 1. Rows are 1-based,
+ * offset by `batch.firstRow`; columns are 1-based feature indices, `y` or `weight`. One problem per
+ * row (the first found). A batch whose declared shape does not fit `dim` or its arrays throws
+ * {@link ShapeError} instead: no row of it can be trusted.
+ */
+export function findBatchProblems(batch: Batch, dim: number, rules: BatchRules): InputProblem[] {
+  const { x, y, n, d, weights } = batch;
+  if (!Number.isInteger(n) || n < 0) throw new ShapeError('batch size must be a non-negative integer', { field: 'n', value: n });
+  if (d !== dim) throw new ShapeError(`batch has ${d} features but the model has ${dim}`, { field: 'd', value: d });
+  if (x.length < n * d) throw new ShapeError(`x holds ${x.length} values, fewer than n*d = ${n * d}`, { field: 'x' });
+  if (y.length < n) throw new ShapeError(`y holds ${y.length} labels, fewer than n = ${n}`, { field: 'y' });
+  if (weights !== undefined && weights.length < n) throw new ShapeError(`weights holds ${weights.length} values, fewer than n = ${n}`, { field: 'weights' });
+  const firstRow = batch.firstRow ?? 1;
+  const problems: InputProblem[] = [];
+  for (let i = 0; i < n; i++) {
+    const row = firstRow + i;
+    const base = i * d;
+    let problem: InputProblem | undefined;
+    for (let j = 0; j < d; j++) {
+      const v = x[base + j];
+      if (!Number.isFinite(v)) {
+        problem = { reason: 'feature is not finite', location: { row, column: j + 1, value: v } };
+        break;
+      }
+    }
+    if (problem === undefined) {
+      const reason = labelProblem(rules.task, y[i]);
+      if (reason !== undefined) problem = { reason, location: { row, column: 'y', value: y[i] } };
+    }
+    if (problem === undefined && weights !== undefined) {
+      const w = weights[i];
+      if (!(Number.isFinite(w) && w >= 0)) problem = { reason: 'weight must be finite and non-negative', location: { row, column: 'weight', value: w } };
+      else if (!rules.weights && w !== 1) problem = { reason: 'this family does not support record weights other than 1', location: { row, column: 'weight', value: w } };
+    }
+    if (problem !== undefined) problems.push(problem);
+  }
+  return problems;
+}

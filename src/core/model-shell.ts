@@ -1,0 +1,157 @@
+import type { Rng } from '../rng/rng.js';
+import type { Batch } from './batch.js';
+import { checkFeatures } from './check-features.js';
+import { cloneState } from './clone-state.js';
+import { ConfigError } from './config-error.js';
+import { copyState } from './copy-state.js';
+import type { FamilyDefinition, FamilyState } from './family-definition.js';
+import type { FamilyTraits } from './family-traits.js';
+import { familyTraitsOf } from './family-traits-of.js';
+import { findBatchProblems } from './find-batch-problems.js';
+import { firstDifference } from './first-difference.js';
+import type { InputProblem } from './input-problem.js';
+import { InputError } from './input-error.js';
+import type { ModelSnapshot } from './model-snapshot.js';
+import { NumericalError } from './numerical-error.js';
+import type { OnlineModel, PosteriorSummary, UpdateStats } from './online-model.js';
+import type { Predictive } from './predictive.js';
+import { ShapeError } from './shape-error.js';
+import { stateIsFinite } from './state-is-finite.js';
+import type { Task } from './task.js';
+import { inputErrorOf } from './validate-batch.js';
+
+/**
+ * The one generic `OnlineModel`: a family's pure parts ({@link FamilyDefinition}) around its state.
+ * It supplies, the same for every family: batch validation that reports every bad row in one pass
+ * (shape, finite features, the task's label coding, weights), predict-input validation, an atomic
+ * commit (the state is copied before a step, merge or forget and put back, bit for bit, if the step
+ * throws or leaves a non-finite state — then a `NumericalError`), merge and forget checks, snapshots
+ * with the family's codec, `emptyLike()` and `clone()`. Families with accessors of their own (a
+ * covariance, a fitted grid) extend it; their constructor takes `(definition, state)`.
+ */
+export class ModelShell<Options extends object = object, State extends FamilyState = FamilyState, Workspace = unknown, Prediction extends Predictive = Predictive> implements OnlineModel {
+  /** Present where the family is additive (see {@link FamilyTraits.merge}). */
+  readonly merge?: (other: OnlineModel) => void;
+  /** Present where the family offers a power prior. */
+  readonly forget?: (factor: number) => void;
+  protected readonly workspace: Workspace;
+  private backup: State | undefined;
+
+  constructor(readonly definition: FamilyDefinition<Options, State, Workspace, Prediction>, protected readonly state: State) {
+    this.workspace = definition.workspace?.(state) as Workspace;
+    if (definition.merge !== undefined) this.merge = (other) => this.mergeFrom(other);
+    if (definition.forget !== undefined) this.forget = (factor) => this.forgetBy(factor);
+  }
+
+  get family(): string {
+    return this.definition.id;
+  }
+
+  get dim(): number {
+    return this.state.dim;
+  }
+
+  get task(): Task {
+    return this.definition.task;
+  }
+
+  get traits(): FamilyTraits {
+    return familyTraitsOf(this.definition);
+  }
+
+  get recordsSeen(): number {
+    return this.definition.recordsSeen(this.state);
+  }
+
+  /** Every bad record of `batch` (one problem per row; rows offset by `batch.firstRow`); a batch of the wrong shape throws `ShapeError`. */
+  validate(batch: Batch): InputProblem[] {
+    return findBatchProblems(batch, this.state.dim, this.definition);
+  }
+
+  update(batch: Batch): UpdateStats {
+    const problems = this.validate(batch);
+    if (problems.length > 0) throw inputErrorOf(problems);
+    if (batch.n === 0) return { records: 0 };
+    return this.commit((state, workspace) => this.definition.step(state, batch, workspace));
+  }
+
+  predict(x: Float64Array, offset = 0): Prediction {
+    checkFeatures(x, offset, this.state.dim);
+    return this.definition.predict(this.state, this.workspace, x, offset);
+  }
+
+  sample(rng: Rng, out?: Float64Array): Float64Array {
+    const sample = this.definition.sample;
+    if (sample === undefined) throw new ConfigError(`family ${this.family} has no posterior to sample`, { field: 'family', value: this.family });
+    return sample(this.state, this.workspace, rng, out);
+  }
+
+  posteriorMean(): Float64Array {
+    return this.definition.posteriorMean(this.state, this.workspace);
+  }
+
+  summary(): PosteriorSummary {
+    return this.definition.posteriorSummary(this.state, this.workspace);
+  }
+
+  snapshot(): ModelSnapshot {
+    const { header, arrays } = this.definition.codec.encode(this.state);
+    return { family: this.family, version: this.definition.codec.version, dim: this.state.dim, header, arrays };
+  }
+
+  /** A model of the same family, settings and prior with no data (River's `clone`). */
+  emptyLike(): this {
+    return this.rebuild(this.definition.create(this.state.dim, this.definition.optionsOf(this.state)));
+  }
+
+  /** An independent copy of this model (same state, bit for bit). */
+  clone(): this {
+    return this.rebuild(cloneState(this.state));
+  }
+
+  /**
+   * Runs `work` on the state atomically: if it throws, or leaves a state the family does not call
+   * finite, the state is put back bit for bit and the error (a `NumericalError` for a non-finite
+   * result) is thrown. Caches are reset either way. Subclasses run their own mutations through it.
+   */
+  protected commit<R>(work: (state: State, workspace: Workspace) => R): R {
+    if (this.backup === undefined) this.backup = cloneState(this.state);
+    else copyState(this.backup, this.state);
+    try {
+      const result = work(this.state, this.workspace);
+      const finite = this.definition.isFinite?.(this.state) ?? stateIsFinite(this.state);
+      if (!finite) throw new NumericalError(`${this.family}: the update gave a non-finite posterior (an input too large for floating point?); the model is unchanged`, { field: 'posterior' });
+      return result;
+    } catch (error) {
+      copyState(this.state, this.backup);
+      throw error;
+    } finally {
+      if (this.workspace !== undefined) this.definition.reset?.(this.workspace);
+    }
+  }
+
+  private rebuild(state: State): this {
+    const Model = this.constructor as new (definition: FamilyDefinition<Options, State, Workspace, Prediction>, state: State) => this;
+    return new Model(this.definition, state);
+  }
+
+  private mergeFrom(other: OnlineModel): void {
+    const merge = this.definition.merge!;
+    if (!(other instanceof ModelShell) || other.family !== this.family) throw new ShapeError(`cannot merge a ${other.family} model into ${this.family}`, { field: 'family', value: other.family });
+    if (other.dim !== this.dim) throw new ShapeError(`cannot merge dimension ${other.dim} into ${this.dim}`, { field: 'dim', value: other.dim });
+    const theirs = other.state as State;
+    for (const state of [this.state, theirs]) {
+      const refusal = merge.refuse?.(state);
+      if (refusal !== undefined) throw new ConfigError(`cannot merge ${this.family} models: ${refusal}`, { field: 'family', value: this.family });
+    }
+    const difference = firstDifference(merge.key(this.state), merge.key(theirs));
+    if (difference !== undefined) throw new ConfigError(`cannot merge ${this.family} models with different ${difference === '' ? 'settings' : difference}`, { field: difference || 'settings' });
+    this.commit((state, workspace) => merge.apply(state, theirs, workspace));
+  }
+
+  private forgetBy(factor: number): void {
+    if (typeof factor !== 'number' || !(factor > 0 && factor <= 1)) throw new InputError('forgetting factor must be in (0, 1]', { field: 'factor', value: factor });
+    if (factor === 1) return;
+    this.commit((state, workspace) => this.definition.forget!(state, factor, workspace));
+  }
+}

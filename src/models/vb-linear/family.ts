@@ -1,0 +1,103 @@
+import { defineFamily } from '../../core/define-family.js';
+import type { Family } from '../../core/family.js';
+import type { FamilyDefinition } from '../../core/family-definition.js';
+import { ModelShell } from '../../core/model-shell.js';
+import type { OnlineModel } from '../../core/online-model.js';
+import type { StudentTPredictive } from '../../core/predictive/student-t-predictive.js';
+import { conditionNumber } from '../../linalg/condition-number.js';
+import { dot } from '../../linalg/dot.js';
+import { trace } from '../../linalg/trace.js';
+import { sampleMultivariateNormal } from '../../rng/sample-multivariate-normal.js';
+import { vbLinearCodec } from './codec.js';
+import { VB_LINEAR_OPTION_DOCS, type VbLinearOptions } from './options.js';
+import type { VbLinearPosterior } from './posterior.js';
+import { predictVbLinear } from './predict.js';
+import { createVbLinearState, type VbLinearState } from './state.js';
+import { vbLinearStep } from './step.js';
+import { vbLinearCovarianceFactor, vbLinearPosterior, type VbLinearWorkspace } from './workspace.js';
+
+/** A vb-linear(-ard) model: the shell plus the fitted posterior and the marginal covariance of w. */
+export class VbLinearModel extends ModelShell<VbLinearOptions, VbLinearState, VbLinearWorkspace, StudentTPredictive> {
+  declare readonly merge: (other: OnlineModel) => void;
+  declare readonly forget: (factor: number) => void;
+
+  /** The VB posterior at the current statistics (fitted on demand, cached until the next change). */
+  posterior(): VbLinearPosterior {
+    return vbLinearPosterior(this.state, this.workspace);
+  }
+
+  /** Marginal posterior covariance of w, V_N·b_N/(a_N − 1) (defined for a_N > 1). */
+  posteriorCovariance(): Float64Array {
+    const { V, an, bn } = this.posterior();
+    return V.map((v) => (v * bn) / (an - 1));
+  }
+}
+
+function definition(id: 'vb-linear' | 'vb-linear-ard', ard: boolean, summary: string): FamilyDefinition<VbLinearOptions, VbLinearState, VbLinearWorkspace, StudentTPredictive> {
+  return {
+    id, summary, task: 'regression', batching: 'invariant', weights: true,
+    semantics: 'keeps XᵀX, Xᵀy, yᵀy and N: a stream cut anywhere gives exactly the batch fit (fitted lazily, when the posterior is read); merge is exact; forget scales the statistics',
+    options: VB_LINEAR_OPTION_DOCS,
+    create: (dim, options) => createVbLinearState(dim, ard, options),
+    optionsOf: (state) => ({ prior: { ...state.prior }, tol: state.tol, maxIter: state.maxIter }),
+    workspace: () => ({ posterior: undefined, covarianceFactor: undefined }),
+    reset(workspace) {
+      workspace.posterior = undefined;
+      workspace.covarianceFactor = undefined;
+    },
+    recordsSeen: (state) => state.records,
+    step: (state, batch) => vbLinearStep(state, batch),
+    predict: (state, workspace, x, offset) => predictVbLinear(vbLinearPosterior(state, workspace), state.dim, x, offset),
+    /** Draws τ ~ Gam(a_N, b_N) then w ~ N(w_N, V_N/τ) (eq. 6) and returns w. */
+    sample(state, workspace, rng, out = new Float64Array(state.dim)) {
+      const posterior = vbLinearPosterior(state, workspace);
+      const d = state.dim;
+      const factor = vbLinearCovarianceFactor(state, workspace);
+      const scale = 1 / Math.sqrt(rng.gamma(posterior.an, posterior.bn));
+      sampleMultivariateNormal(rng, posterior.w, factor, d, out);
+      for (let i = 0; i < d; i++) out[i] = posterior.w[i] + scale * (out[i] - posterior.w[i]);
+      return out;
+    },
+    posteriorMean: (state, workspace) => vbLinearPosterior(state, workspace).w.slice(),
+    posteriorSummary(state, workspace) {
+      const { w, V, logDetV, an, bn } = vbLinearPosterior(state, workspace);
+      const d = state.dim;
+      const scale = bn / (an - 1);
+      return {
+        meanNorm: Math.sqrt(dot(w, w, d)),
+        logDetCovariance: logDetV + d * Math.log(scale),
+        traceCovariance: trace(V, d) * scale,
+        conditionNumber: conditionNumber(V, d),
+        effectiveDataSize: state.n,
+      };
+    },
+    codec: vbLinearCodec(id),
+    /** Adds the other model's sufficient statistics: exactly the model fed both streams. */
+    merge: {
+      exact: true,
+      key: (state) => ({ ard: state.ard, prior: state.prior }),
+      apply(a, b) {
+        for (let i = 0; i < a.xtx.length; i++) a.xtx[i] += b.xtx[i];
+        for (let i = 0; i < a.dim; i++) a.xty[i] += b.xty[i];
+        a.yty += b.yty;
+        a.n += b.n;
+        a.records += b.records;
+      },
+    },
+    /** Power prior: scales the statistics by `factor`, so old records count less. */
+    forget(s, factor) {
+      for (let i = 0; i < s.xtx.length; i++) s.xtx[i] *= factor;
+      for (let i = 0; i < s.dim; i++) s.xty[i] *= factor;
+      s.yty *= factor;
+      s.n *= factor;
+    },
+  };
+}
+
+/** `vb-linear`: Drugowitsch §2, one shrinkage precision α. */
+export const vbLinearFamily: Family<VbLinearOptions, VbLinearModel> = defineFamily(definition('vb-linear', false,
+  'VB linear regression, normal-inverse-gamma posterior, Gamma hyperprior on the weight precision (Drugowitsch §2); exact streaming and merge'), VbLinearModel);
+
+/** `vb-linear-ard`: Drugowitsch §2.4, one precision per weight (ARD). */
+export const vbLinearArdFamily: Family<VbLinearOptions, VbLinearModel> = defineFamily(definition('vb-linear-ard', true,
+  'VB linear regression with automatic relevance determination (Drugowitsch §2.4); exact streaming and merge'), VbLinearModel);
