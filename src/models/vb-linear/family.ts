@@ -46,6 +46,7 @@ function definition(id: 'vb-linear' | 'vb-linear-ard', ard: boolean, summary: st
       workspace.covarianceFactor = undefined;
     },
     recordsSeen: (state) => state.records,
+    isFinite: (state) => Number.isFinite(state.yty) && Number.isFinite(state.n) && state.xtx.every(Number.isFinite) && state.xty.every(Number.isFinite),
     step: (state, batch) => vbLinearStep(state, batch),
     predict: (state, workspace, x, offset) => predictVbLinear(vbLinearPosterior(state, workspace), state.dim, x, offset),
     /** Draws τ ~ Gam(a_N, b_N) then w ~ N(w_N, V_N/τ) (eq. 6) and returns w. */

@@ -1,0 +1,23 @@
+import { getFamily } from '../../src/registry.js';
+
+/** The checks of the conformance suite. */
+export type ConformanceCheck =
+  | 'options' | 'no-mutation' | 'bad-rows' | 'predict' | 'snapshot' | 'restore-checks' | 'empty-like'
+  | 'forget-identity' | 'merge' | 'seeded-draws' | 'batching' | 'huge-values';
+
+/** Options that keep each family quick in the suite (small fits); families not listed use their defaults. */
+export const CONFORMANCE_OPTIONS: { readonly [id: string]: object | undefined } = {};
+
+/** Checks a family skips, each with its reason. */
+const SKIPS: { readonly [id: string]: { readonly [check in ConformanceCheck]?: string } } = {};
+
+/** Why `id` skips `check` (undefined: it runs). Checks that follow from a family's declared traits are skipped with that trait as the reason. */
+export function skipReason(id: string, check: ConformanceCheck): string | undefined {
+  const own = SKIPS[id]?.[check];
+  if (own !== undefined) return own;
+  const { traits } = getFamily(id);
+  if (check === 'merge' && traits.merge !== 'exact') return traits.merge === 'none' ? 'not additive (no merge)' : 'merge is the SDA-Bayes approximation, not one model fed both';
+  if (check === 'forget-identity' && !traits.forget) return 'no forget';
+  if (check === 'batching' && traits.batching !== 'invariant') return 'batching changes the posterior (declared dependent)';
+  return undefined;
+}
