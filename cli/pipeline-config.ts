@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { ConfigError } from '../src/core/config-error.js';
-import { families } from '../src/registry.js';
+import { checkOptionKeys } from '../src/core/check-option-keys.js';
+import { VbstreamError } from '../src/core/vbstream-error.js';
+import { families, getFamily } from '../src/registry.js';
 
 const positiveInt = () => z.int().positive();
 
@@ -30,11 +32,31 @@ const kafkaSource = z.strictObject({
   sessionTimeoutMs: positiveInt().optional(),
   /** Stop once every assigned partition has caught up with its end (a bounded run). */
   untilCaughtUp: z.boolean().default(false),
+  /** Client id the brokers see; default `vbstream-run-<pid>`. */
+  clientId: z.string().min(1).optional(),
+  /** TLS: `true` (the system's CAs) or PEM files (relative to the config file) of the CA, and of a client certificate and key for mutual TLS. */
+  ssl: z.union([z.boolean(), z.strictObject({
+    caFile: z.string().min(1).optional(),
+    certFile: z.string().min(1).optional(),
+    keyFile: z.string().min(1).optional(),
+    rejectUnauthorized: z.boolean().default(true),
+  })]).optional(),
+  /** SASL: PLAIN or SCRAM-SHA-256/512, the password given or (better) read from an environment variable. */
+  sasl: z.strictObject({
+    mechanism: z.enum(['plain', 'scram-sha-256', 'scram-sha-512']),
+    username: z.string().min(1),
+    password: z.string().min(1).optional(),
+    passwordEnv: z.string().min(1).optional(),
+  }).refine((sasl) => (sasl.password === undefined) !== (sasl.passwordEnv === undefined), { error: 'give exactly one of password and passwordEnv' }).optional(),
+  /** Durability of the topics vbstream creates (snapshots, dead letters): default min(3, brokers) replicas, min.insync.replicas one less. */
+  topics: z.strictObject({ replicationFactor: positiveInt().optional(), minInsyncReplicas: positiveInt().optional() }).optional(),
 });
 
 const metrics = z.strictObject({
-  /** Port on 127.0.0.1 for /metrics, /healthz and /readyz; 0 picks a free one. */
+  /** Port for /metrics, /healthz and /readyz; 0 picks a free one. */
   port: z.int().min(0).max(65_535).default(9464),
+  /** Interface to listen on: 127.0.0.1 (default, this host only) or 0.0.0.0 (all interfaces, to be scraped from another host). */
+  host: z.string().min(1).default('127.0.0.1'),
   /** Value of the `pipeline` label on every series. */
   pipeline: z.string().min(1).default('default'),
 });
@@ -56,17 +78,23 @@ const pipelineSchema = z.strictObject({
     family: z.string().refine((id) => families.has(id), { error: (issue) => `unknown model family ${JSON.stringify(issue.input)}; known: ${[...families.keys()].join(', ')}` }),
     options: z.record(z.string(), z.json()).optional(),
   }),
-  minibatch: z.strictObject({ size: positiveInt().default(256), maxWaitMs: z.number().nonnegative().default(50) }).default({ size: 256, maxWaitMs: 50 }),
+  /** Records per learn call; `maxWaitMs` (file sources, default 50) flushes a partial minibatch after that long. */
+  minibatch: z.strictObject({ size: positiveInt().default(256), maxWaitMs: z.number().nonnegative().optional() }).default({ size: 256 }),
   worker: z.boolean().default(true),
   queue: z.strictObject({ capacity: positiveInt().min(2).default(20_000) }).default({ capacity: 20_000 }),
   snapshots: z.strictObject({
-    dir: z.string().min(1).default('./snapshots'),
+    /** File sources: the directory (default `./snapshots`) and how many snapshots it keeps (default 5). */
+    dir: z.string().min(1).optional(),
     everyRecords: positiveInt().optional(),
     everyMs: z.number().positive().optional(),
-    keep: positiveInt().default(5),
+    keep: positiveInt().optional(),
     /** With a Kafka source: the compacted snapshot topic (default `<topic>.snapshots`), keyed `model/partition`. */
     topic: z.string().min(1).optional(),
-  }).default({ dir: './snapshots', keep: 5 }),
+    /** With a Kafka source: partitions of the snapshot topic when vbstream creates it (default 1). */
+    topicPartitions: positiveInt().optional(),
+    /** With a Kafka source: further configs of the snapshot topic when vbstream creates it (e.g. `min.compaction.lag.ms`, `segment.ms`). */
+    topicConfig: z.record(z.string(), z.string()).optional(),
+  }).default({}),
   sinks: z.strictObject({
     predictions: z.discriminatedUnion('type', [
       z.strictObject({ type: z.literal('summary') }),
@@ -79,7 +107,7 @@ const pipelineSchema = z.strictObject({
   }).default({ predictions: { type: 'summary' }, badRecords: { type: 'stderr' } }),
   progress: z.strictObject({ everyMs: z.number().positive().default(1000) }).default({ everyMs: 1000 }),
   /** The monitoring endpoint, or `false` for none. */
-  metrics: z.union([z.literal(false), metrics]).default({ port: 9464, pipeline: 'default' }),
+  metrics: z.union([z.literal(false), metrics]).default({ port: 9464, host: '127.0.0.1', pipeline: 'default' }),
 }).superRefine((config, context) => {
   const stdinWithoutFeatures = config.source.type === 'stdin' && config.schema.features === undefined;
   if (stdinWithoutFeatures) context.addIssue({ code: 'custom', path: ['schema', 'features'], message: 'reading from stdin needs schema.features (the header cannot be read ahead)' });
@@ -88,7 +116,20 @@ const pipelineSchema = z.strictObject({
   if (source.type === 'kafka' && config.schema.features !== undefined && config.schema.features.length !== source.dim) {
     context.addIssue({ code: 'custom', path: ['schema', 'features'], message: `names ${config.schema.features.length} features but source.dim is ${source.dim}` });
   }
-  if (!kafka && config.snapshots.topic !== undefined) context.addIssue({ code: 'custom', path: ['snapshots', 'topic'], message: 'a snapshot topic needs a Kafka source (other sources snapshot to snapshots.dir)' });
+  for (const key of ['topic', 'topicPartitions', 'topicConfig'] as const) {
+    if (!kafka && config.snapshots[key] !== undefined) context.addIssue({ code: 'custom', path: ['snapshots', key], message: 'a snapshot topic needs a Kafka source (other sources snapshot to snapshots.dir)' });
+  }
+  if (kafka && config.snapshots.dir !== undefined) context.addIssue({ code: 'custom', path: ['snapshots', 'dir'], message: 'a Kafka source snapshots to the compacted topic snapshots.topic (default <topic>.snapshots); snapshots.dir applies to file sources' });
+  if (kafka && config.snapshots.keep !== undefined) context.addIssue({ code: 'custom', path: ['snapshots', 'keep'], message: 'the compacted snapshot topic keeps the latest snapshot of each partition; snapshots.keep applies to file sources' });
+  if (kafka && config.minibatch.maxWaitMs !== undefined) context.addIssue({ code: 'custom', path: ['minibatch', 'maxWaitMs'], message: 'a Kafka source learns each fetched chunk of minibatch.size records at once; maxWaitMs applies to file sources' });
+  if (families.has(config.model.family) && Object.keys(getFamily(config.model.family).options).length > 0) {
+    try {
+      checkOptionKeys(config.model.family, config.model.options, getFamily(config.model.family).options);
+    } catch (error) {
+      const field = error instanceof VbstreamError ? error.location.field : undefined;
+      context.addIssue({ code: 'custom', path: ['model', 'options', ...(field === undefined || field === 'options' ? [] : field.split('.'))], message: error instanceof VbstreamError ? error.reason : String(error) });
+    }
+  }
   if (kafka && (config.sinks.predictions.type !== 'summary' || config.sinks.badRecords.type !== 'stderr')) {
     context.addIssue({ code: 'custom', path: ['sinks'], message: 'a Kafka source sends bad records to <topic>.dlq and has no prediction sink; leave sinks out' });
   }

@@ -20,29 +20,30 @@ export class PipelineMonitor {
   private readonly recorder: ModelMetricsRecorder;
   private readonly detachers: (() => void)[] = [];
 
-  private constructor(readonly metrics: PipelineMetrics, readonly readiness: Readiness, private readonly server: MetricsServer, readonly port: number, family: string) {
+  private constructor(readonly metrics: PipelineMetrics, readonly readiness: Readiness, private readonly server: MetricsServer, readonly port: number, family: string, readonly host: string) {
     this.recorder = metrics.model(family);
   }
 
   /** Starts the endpoint on 127.0.0.1:`port` (0 picks a free port); a port in use is a `ConfigError`. */
-  static async start(options: { readonly port: number; readonly pipeline: string }, family: string): Promise<PipelineMonitor> {
+  static async start(options: { readonly port: number; readonly host: string; readonly pipeline: string }, family: string): Promise<PipelineMonitor> {
     const metrics = new PipelineMetrics({ pipeline: options.pipeline });
     const readiness = new Readiness(['model-restored', 'source-consuming']);
-    const server = new MetricsServer({ metrics, readiness, port: options.port });
+    const server = new MetricsServer({ metrics, readiness, port: options.port, host: options.host });
     let port: number;
     try {
       port = await server.listen();
     } catch (cause) {
       const code = (cause as NodeJS.ErrnoException).code;
       if (code !== 'EADDRINUSE' && code !== 'EACCES') throw cause;
-      throw new ConfigError(`cannot serve metrics on 127.0.0.1:${options.port} (${code}): choose another port with metrics.port or --metrics-port (0 picks a free one), or turn metrics off with --no-metrics`, { field: 'metrics.port', value: options.port }, { cause });
+      throw new ConfigError(`cannot serve metrics on ${options.host}:${options.port} (${code}): choose another port with metrics.port or --metrics-port (0 picks a free one), or turn metrics off with --no-metrics`, { field: 'metrics.port', value: options.port }, { cause });
     }
-    return new PipelineMonitor(metrics, readiness, server, port, family);
+    return new PipelineMonitor(metrics, readiness, server, port, family, options.host);
   }
 
   /** The endpoint's URL of the metrics. */
   get url(): string {
-    return `http://127.0.0.1:${this.port}/metrics`;
+    const host = this.host === '0.0.0.0' || this.host === '::' ? '127.0.0.1' : this.host.includes(':') ? `[${this.host}]` : this.host;
+    return `http://${host}:${this.port}/metrics`;
   }
 
   /** A monitor recording on this registry, for a model learning in this thread. */

@@ -2,9 +2,12 @@ import type { Writable } from 'node:stream';
 import { createKafkajsPort } from '../connectors/kafka/kafkajs-port.js';
 import { KafkaSnapshotStore } from '../connectors/kafka/kafka-snapshot-store.js';
 import { PartitionedLearner } from '../connectors/kafka/partitioned-learner.js';
+import { reachBrokers } from '../connectors/kafka/reach-brokers.js';
+import { kafkaConnectionOf } from './kafka-connection-of.js';
+import { getFamily } from '../src/registry.js';
 import type { PipelineConfig } from './pipeline-config.js';
 import type { PipelineMonitor } from './pipeline-monitor.js';
-import type { PipelineResult } from './run-pipeline.js';
+import type { PipelineResult } from './pipeline-result.js';
 
 const count = (n: number) => Math.round(n).toLocaleString('en-US');
 
@@ -25,18 +28,20 @@ export async function runKafkaPipeline(
 ): Promise<PipelineResult> {
   const { source, model, snapshots } = config;
   const { out } = io;
-  const port = createKafkajsPort({ brokers: source.brokers, clientId: `vbstream-run-${process.pid}`, logLevel: 'nothing' });
+  getFamily(model.family).create(source.dim, model.options); // a bad option value is refused before anything connects
+  const port = createKafkajsPort({ ...kafkaConnectionOf(source), logLevel: 'nothing' });
+  await reachBrokers(port, source.brokers);
   const snapshotTopic = snapshots.topic ?? `${source.topic}.snapshots`;
-  const store = await KafkaSnapshotStore.open(port, { topic: snapshotTopic });
+  const store = await KafkaSnapshotStore.open(port, { topic: snapshotTopic, partitions: snapshots.topicPartitions, config: snapshots.topicConfig, ...source.topics });
   const name = `${model.family}@${source.topic}`;
   const learner = new PartitionedLearner(port, store, {
     topic: source.topic, groupId: source.groupId, model: name, family: model.family, familyOptions: model.options,
-    schema: { dim: source.dim, features: config.schema.features, label: config.schema.label, maxBytes: source.maxBytes },
-    snapshotEvery: snapshots.everyRecords, sessionTimeoutMs: source.sessionTimeoutMs, chunkSize: config.minibatch.size,
-    worker: config.worker, queueCapacity: config.queue.capacity, evaluate: true, metrics: monitor?.metrics, readiness: monitor?.readiness,
+    schema: { dim: source.dim, features: config.schema.features, label: config.schema.label, weight: config.schema.weight, maxBytes: source.maxBytes },
+    snapshotEvery: snapshots.everyRecords, snapshotEveryMs: snapshots.everyMs, sessionTimeoutMs: source.sessionTimeoutMs, chunkSize: config.minibatch.size,
+    worker: config.worker, queueCapacity: config.queue.capacity, evaluate: true, metrics: monitor?.metrics, readiness: monitor?.readiness, topics: source.topics,
   });
   out.write(`vbstream run: Kafka ${source.topic} (group ${source.groupId}, ${source.brokers.join(',')}) → ${model.family} (d=${source.dim}) per partition ${config.worker ? 'in worker threads' : 'in-process'}; ` +
-    `chunks of ${config.minibatch.size}; snapshots every ${count(snapshots.everyRecords ?? 10_000)} records per partition and at its end to ${snapshotTopic} (key ${name}/<partition>); bad records to ${source.topic}.dlq\n`);
+    `chunks of ${config.minibatch.size}; snapshots every ${count(snapshots.everyRecords ?? 10_000)} records per partition${snapshots.everyMs === undefined ? '' : ` and every ${snapshots.everyMs / 1000} s`} and at its end to ${snapshotTopic} (key ${name}/<partition>); bad records to ${source.topic}.dlq\n`);
   out.write('    records   records/s        lag   queue  paused  dead letters\n');
   const deadLetters = (): number => Object.values(learner.deadLettersByReason() ?? {}).reduce((a, b) => a + b, 0);
   let stopRequested: () => void = () => undefined;
@@ -57,7 +62,6 @@ export async function runKafkaPipeline(
     const rate = ((applied - last.applied) / Math.max(now - last.at, 1)) * 1000;
     last = { at: now, applied };
     out.write(`${count(applied).padStart(11)} ${count(rate).padStart(11)} ${count(lag).padStart(10)} ${String(learner.queueDepth).padStart(7)} ${String(paused).padStart(7)} ${String(deadLetters()).padStart(13)}\n`);
-    if (source.untilCaughtUp) void caughtUp().then((done) => { if (done) stopRequested(); }, () => undefined);
   };
   const admin = port.admin();
   /** Whether this process owns every partition and has learned each up to the topic's current end. */
@@ -69,7 +73,10 @@ export async function runKafkaPipeline(
       return status !== undefined && status.queued === 0 && (status.nextOffset ?? 0) >= Number(high);
     });
   };
-  const ticker = setInterval(line, config.progress.everyMs);
+  const ticker = setInterval(() => {
+    line();
+    if (source.untilCaughtUp) void caughtUp().then((done) => { if (done) stopRequested(); }, () => undefined);
+  }, config.progress.everyMs);
   try {
     if (source.untilCaughtUp) await admin.connect();
     await learner.start((error) => {
@@ -79,7 +86,7 @@ export async function runKafkaPipeline(
     await stopped;
   } finally {
     clearInterval(ticker);
-    await learner.stop();
+    await learner.stop().catch((error: unknown) => { fatal ??= error instanceof Error ? error : new Error(String(error)); });
     await store.close();
     if (source.untilCaughtUp) await admin.disconnect();
   }

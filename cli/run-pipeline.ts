@@ -1,178 +1,22 @@
-import { createWriteStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import type { Writable } from 'node:stream';
-import { concatMap, EMPTY, ignoreElements, lastValueFrom, merge, share, tap } from 'rxjs';
-import { JsonlSink } from '../connectors/file/jsonl-sink.js';
-import { SnapshotDirectory } from '../connectors/file/snapshot-directory.js';
-import type { RecordSource } from '../connectors/file/record-source.js';
-import { SyntheticSource } from '../connectors/file/synthetic-source.js';
-import { BackpressureValve } from '../operators/backpressure-valve.js';
-import type { BadRecord } from '../operators/bad-record.js';
-import { InProcessLearner } from '../operators/in-process-learner.js';
-import { learn } from '../operators/learn.js';
-import type { Learner } from '../operators/learner.js';
-import { minibatch } from '../operators/minibatch.js';
-import { prequential } from '../operators/prequential.js';
-import type { PrequentialReport } from '../operators/prequential-report.js';
-import { snapshots } from '../operators/snapshots.js';
-import { WorkerLearner } from '../operators/worker/worker-learner.js';
-import type { JsonValue } from '../src/core/model-snapshot.js';
-import { SnapshotError } from '../src/core/snapshot-error.js';
-import { getFamily } from '../src/registry.js';
-import { openPipelineSource } from './open-pipeline-source.js';
 import type { PipelineConfig } from './pipeline-config.js';
 import { PipelineMonitor } from './pipeline-monitor.js';
+import type { PipelineIo, PipelineResult } from './pipeline-result.js';
+import { runFilePipeline } from './run-file-pipeline.js';
 import { runKafkaPipeline } from './run-kafka-pipeline.js';
 
-/** How a pipeline run ended. */
-export interface PipelineResult {
-  readonly recordsSeen: number;
-  readonly badRecords: number;
-  readonly snapshot?: string;
-  readonly report?: PrequentialReport;
-}
-
-const count = (n: number) => Math.round(n).toLocaleString('en-US');
-const fixed = (n: number | undefined, digits = 4) => (n === undefined || Number.isNaN(n) ? '-' : n.toFixed(digits));
-
 /**
- * Runs a declared pipeline: source → minibatch → learn (in a worker, or in-process) with
- * test-then-train scoring, behind a bounded queue that pauses the source → prequential progress
- * on `out`, predictions to the configured sink, snapshots to the directory store, bad records to
- * their sink. With `resume`, the model and the source positions come from the latest snapshot.
- * `stop` (Ctrl-C) stops the source; in-flight records are drained and a final snapshot written.
- * Unless `config.metrics` is false, /metrics, /healthz and /readyz are served on 127.0.0.1 while
- * it runs; the first line on `out` is the metrics URL. A Kafka source runs `runKafkaPipeline`.
+ * Runs a declared pipeline: a file, stdin or synthetic source (`runFilePipeline`) or a Kafka topic
+ * (`runKafkaPipeline`), both on the same runtime: records → minibatch → learn (in a worker, or
+ * in-process) → snapshots → checkpoint. Unless `config.metrics` is false, /metrics, /healthz and
+ * /readyz are served while it runs; the first line on `out` is the metrics URL.
  */
-export async function runPipeline(config: PipelineConfig, io: { out: Writable; err: Writable; resume: boolean; onSource(stop: () => void): void }): Promise<PipelineResult> {
+export async function runPipeline(config: PipelineConfig, io: PipelineIo): Promise<PipelineResult> {
   const monitor = config.metrics === false ? undefined : await PipelineMonitor.start(config.metrics, config.model.family);
   if (monitor !== undefined) io.out.write(`metrics: ${monitor.url} (also /healthz, /readyz)\n`);
   try {
     const { source } = config;
-    return source.type === 'kafka' ? await runKafkaPipeline({ ...config, source }, io, monitor) : await runMonitored({ ...config, source }, io, monitor);
+    return source.type === 'kafka' ? await runKafkaPipeline({ ...config, source }, io, monitor) : await runFilePipeline({ ...config, source }, io, monitor);
   } finally {
     await monitor?.close();
-  }
-}
-
-async function runMonitored(config: PipelineConfig & { readonly source: { readonly type: 'synthetic' | 'csv' | 'jsonl' | 'stdin' } }, io: { out: Writable; err: Writable; resume: boolean; onSource(stop: () => void): void }, monitor: PipelineMonitor | undefined): Promise<PipelineResult> {
-  const { out, err } = io;
-  const store = new SnapshotDirectory(resolve(config.snapshots.dir), config.snapshots.keep);
-  const family = config.model.family;
-  const restored = io.resume ? await store.restoreLatest({ family }) : undefined;
-  if (io.resume) out.write(restored === undefined ? `no snapshot in ${store.dir}: starting fresh\n` : `resuming from ${restored.path} (${count(restored.event.recordsSeen)} records, positions ${JSON.stringify(restored.event.positions)})\n`);
-
-  let bad = 0;
-  const badSink = config.sinks.badRecords.type === 'jsonl' ? new JsonlSink(createWriteStream(config.sinks.badRecords.path)) : undefined;
-  const badRecords = {
-    next(record: BadRecord) {
-      bad++;
-      monitor?.rejected(record.error);
-      if (badSink !== undefined) void badSink.write({ reason: record.reason, record: record.record });
-      else if (bad <= 20) err.write(`bad record: ${record.reason}${bad === 20 ? ' (further bad records are only counted)' : ''}\n`);
-    },
-  };
-  const { source, description } = await openPipelineSource(config, restored?.event.positions ?? {}, badRecords);
-  const dim = source.features.length;
-  if (restored !== undefined && restored.model.dim !== dim) {
-    throw new SnapshotError(`snapshot has ${restored.model.dim} features but the source has ${dim}`, { source: restored.path, field: 'dim', value: restored.model.dim });
-  }
-  const options = config.model.options as { [key: string]: JsonValue } | undefined;
-  let learner: Learner;
-  if (config.worker) {
-    const worker = { metrics: monitor && { partition: '' } };
-    const remote = restored !== undefined ? await WorkerLearner.restore(restored.model.snapshot(), worker) : await WorkerLearner.create(family, dim, options, worker);
-    monitor?.watch(remote);
-    learner = remote;
-  } else learner = new InProcessLearner(restored?.model ?? getFamily(family).create(dim, options), monitor?.modelMonitor());
-  monitor?.readiness.set('model-restored');
-
-  try {
-    return await drive(config, source, learner, store, badRecords, { out, description, onSource: io.onSource, bad: () => bad, previous: restored?.path, monitor });
-  } finally {
-    if (learner instanceof WorkerLearner) await learner.close();
-    await badSink?.close();
-  }
-}
-
-async function drive(
-  config: PipelineConfig, source: RecordSource, learner: Learner, store: SnapshotDirectory, badRecords: { next(record: BadRecord): void },
-  ui: { out: Writable; description: string; onSource(stop: () => void): void; bad(): number; previous?: string; monitor?: PipelineMonitor },
-): Promise<PipelineResult> {
-  const { out, monitor } = ui;
-  const policy = [config.snapshots.everyRecords && `every ${count(config.snapshots.everyRecords)} records`, config.snapshots.everyMs && `every ${config.snapshots.everyMs / 1000} s`, 'at the end'].filter(Boolean).join(', ');
-  out.write(`vbstream run: ${ui.description} → ${learner.family} (d=${learner.dim}) ${config.worker ? 'in a worker thread' : 'in-process'}; minibatch ${config.minibatch.size}; snapshots ${policy} to ${store.dir} (keep ${store.keep})\n`);
-  out.write('Ctrl-C stops: in-flight records are learned and a final snapshot is written.\n');
-  out.write('    records   records/s   log-loss     brier   sq.error   queue  snapshots     bad\n');
-  const valve = new BackpressureValve(source, config.queue.capacity);
-  ui.onSource(() => {
-    monitor?.readiness.set('source-consuming', false);
-    source.stop();
-  });
-  const startSeen = learner.recordsSeen;
-  const started = performance.now();
-  let report: PrequentialReport | undefined;
-  let saved = 0;
-  let lastSnapshot = ui.previous;
-  let lastLine = { at: started, seen: startSeen };
-  const line = (): void => {
-    const now = performance.now();
-    const seen = learner.recordsSeen;
-    const rate = ((seen - lastLine.seen) / Math.max(now - lastLine.at, 1)) * 1000;
-    lastLine = { at: now, seen };
-    out.write(`${count(seen).padStart(11)} ${count(rate).padStart(11)} ${fixed(report?.logLoss).padStart(10)} ${fixed(report?.brier).padStart(9)} ${fixed(report?.squaredError).padStart(10)} ${String(valve.depth).padStart(7)} ${String(saved).padStart(10)} ${String(ui.bad()).padStart(7)}\n`);
-  };
-  const predictionSink = config.sinks.predictions.type === 'jsonl' ? new JsonlSink(createWriteStream(config.sinks.predictions.path)) : undefined;
-  const learned$ = source.records$.pipe(minibatch(config.minibatch.size, config.minibatch.maxWaitMs), learn(learner, { evaluate: true, badRecords, valve }));
-  const events$ = (monitor === undefined ? learned$ : learned$.pipe(tap((event) => monitor.updated(event)))).pipe(share());
-  const ticker = setInterval(line, config.progress.everyMs);
-  try {
-    const done = lastValueFrom(merge(
-      events$.pipe(prequential(), tap((r) => { report = r; }), ignoreElements()),
-      events$.pipe(
-        snapshots({ everyRecords: config.snapshots.everyRecords, everyMs: config.snapshots.everyMs }),
-        concatMap(async (event) => {
-          const path = await store.save(event);
-          if (monitor !== undefined) monitor.snapshotSaved((await stat(path)).size);
-          lastSnapshot = path;
-          saved++;
-        }),
-        ignoreElements(),
-      ),
-      predictionSink === undefined ? EMPTY : events$.pipe(concatMap(async (event) => {
-        for (const [i, record] of event.records.entries()) {
-          const s = event.scores!;
-          await predictionSink.write({ row: record.row, y: record.y, mean: s.mean[i], variance: s.variance[i], logLoss: s.logLoss[i] });
-        }
-      }), ignoreElements()),
-    ), { defaultValue: undefined });
-    monitor?.readiness.set('source-consuming');
-    await done;
-  } finally {
-    monitor?.readiness.set('source-consuming', false);
-    clearInterval(ticker);
-    await predictionSink?.close();
-  }
-  line();
-  const seconds = (performance.now() - started) / 1000;
-  out.write(`\ndone: ${count(learner.recordsSeen - startSeen)} records in ${seconds.toFixed(1)} s (${count((learner.recordsSeen - startSeen) / Math.max(seconds, 1e-3))}/s), ${count(learner.recordsSeen)} in the model, ${ui.bad()} bad\n`);
-  out.write(`${saved > 0 ? 'final snapshot' : 'no new records; latest snapshot'}: ${lastSnapshot ?? '(none)'}\n`);
-  if (report !== undefined) summarise(out, report);
-  if (source instanceof SyntheticSource && source.options.kind !== 'gp' && learner.recordsSeen > 0) {
-    const snapshot = await learner.snapshot();
-    const mean = getFamily(snapshot.family).restore(snapshot).posteriorMean();
-    out.write(`posterior mean / truth: ${Array.from(mean, (m, j) => `${m.toFixed(2)}/${source.generator.truth[j].toFixed(2)}`).join('  ')}\n`);
-  }
-  return { recordsSeen: learner.recordsSeen, badRecords: ui.bad(), snapshot: lastSnapshot, report };
-}
-
-function summarise(out: Writable, report: PrequentialReport): void {
-  out.write(`prequential (test-then-train) over ${count(report.records)} records: log-loss ${fixed(report.logLoss)}${Number.isNaN(report.brier) ? '' : `, Brier ${fixed(report.brier)}`}${Number.isNaN(report.squaredError) ? '' : `, squared error ${fixed(report.squaredError)}`}\n`);
-  if (report.calibration.length > 0) {
-    out.write('calibration:  p(y=1) bin   count   mean predicted   observed rate\n');
-    for (const bin of report.calibration) {
-      if (bin.count > 0) out.write(`              ${bin.lower.toFixed(1)}–${bin.upper.toFixed(1)} ${count(bin.count).padStart(9)} ${fixed(bin.meanPredicted, 3).padStart(16)} ${fixed(bin.observedRate, 3).padStart(15)}\n`);
-    }
   }
 }

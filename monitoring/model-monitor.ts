@@ -1,6 +1,15 @@
-import type { LearnOutcome } from '../operators/learn-outcome.js';
-import type { OnlineModel } from '../src/core/online-model.js';
+import type { OnlineModel, UpdateStats } from '../src/core/online-model.js';
+import type { RecordScores } from '../src/core/record-scores.js';
 import type { ModelMetricsRecorder } from './model-metrics-recorder.js';
+
+/** What the monitor needs of one learn call. */
+export interface LearnedBatch {
+  readonly stats: UpdateStats;
+  /** Wall time of the call where the model ran, ms. */
+  readonly durationMs: number;
+  /** Test-then-train scores of the batch rows, when the call evaluated them. */
+  readonly scores?: RecordScores;
+}
 
 /**
  * Feeds a `ModelMetricsRecorder` from the learn path where the model lives (the main thread or a
@@ -16,7 +25,7 @@ export class ModelMonitor {
   constructor(readonly recorder: ModelMetricsRecorder, private readonly summaryEveryMs = 1000, private readonly now: () => number = () => performance.now()) {}
 
   /** One learn call of `model` (see `applyBatch`); `labels[i]` is the label of batch row i. */
-  learned(model: OnlineModel, outcome: Pick<LearnOutcome, 'stats' | 'durationMs' | 'scores'>, labels: ArrayLike<number>): void {
+  learned(model: OnlineModel, outcome: LearnedBatch, labels: ArrayLike<number>): void {
     const { recorder } = this;
     const { stats, scores } = outcome;
     if (stats.records > 0) recorder.recordLearned(stats.records, outcome.durationMs / 1000);
@@ -32,7 +41,14 @@ export class ModelMonitor {
     const now = this.now();
     if (now - this.summarisedAt >= this.summaryEveryMs) {
       this.summarisedAt = now;
-      recorder.setPosteriorSummary(model.summary());
+      let summary: ReturnType<OnlineModel['summary']> | undefined;
+      try {
+        summary = model.summary();
+      } catch {
+        // A posterior whose summary cannot be computed (a degenerate covariance) is not a reason to
+        // fail the update it follows: the gauges keep their last values.
+      }
+      if (summary !== undefined) recorder.setPosteriorSummary(summary);
     }
   }
 }

@@ -50,6 +50,7 @@ export class PipelineMetrics {
   private readonly snapshots: Counter<ModelLabel>;
   private readonly snapshotSize: Gauge<ModelLabel>;
   private readonly deadLetters: Counter<'reason'>;
+  private readonly combinerSkipped: Counter<'reason'>;
   private readonly consumerLag: Gauge<'topic' | 'partition'>;
   private readonly queueDepth: Gauge;
   private readonly workerBusySeconds: Counter;
@@ -90,6 +91,7 @@ export class PipelineMetrics {
       },
     });
     this.deadLetters = new Counter({ name: 'vbstream_dead_letters_total', help: 'Records sent to the dead-letter sink, by reason.', labelNames: ['reason'], registers });
+    this.combinerSkipped = new Counter({ name: 'vbstream_combiner_skipped_partitions_total', help: 'Partition snapshots the posterior combiner could not merge (another topic or partition, another family or dimension, unreadable), by error kind.', labelNames: ['reason'], registers });
     this.consumerLag = new Gauge({ name: 'vbstream_kafka_consumer_lag', help: 'Kafka consumer lag in messages (high watermark minus the committed offset), per topic and partition.', labelNames: ['topic', 'partition'], registers });
     this.queueDepth = new Gauge({ name: 'vbstream_worker_queue_depth', help: 'Records waiting for the model (accepted from the source, not yet learned).', registers });
     this.workerBusySeconds = new Counter({ name: 'vbstream_worker_busy_seconds_total', help: 'Seconds worker threads spent running tasks (rate = busy workers).', registers, collect: pull });
@@ -154,6 +156,11 @@ export class PipelineMetrics {
   /** Records sent to the dead-letter sink for `reason`. */
   recordDeadLetter(reason: string, records = 1): void {
     this.deadLetters.inc({ reason }, records);
+  }
+
+  /** A partition snapshot the posterior combiner skipped, by error kind. */
+  recordCombinerSkipped(reason: string): void {
+    this.combinerSkipped.inc({ reason });
   }
 
   /** Consumer lag (messages) of a topic partition. */

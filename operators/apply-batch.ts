@@ -1,9 +1,20 @@
 import type { Batch } from '../src/core/batch.js';
+import type { InputProblem } from '../src/core/input-problem.js';
 import type { OnlineModel, UpdateStats } from '../src/core/online-model.js';
 import type { Predictive } from '../src/core/predictive.js';
 import { VbstreamError } from '../src/core/vbstream-error.js';
 import type { LearnOutcome, RecordScores, Rejection } from './learn-outcome.js';
 import { typedError } from './typed-error.js';
+
+/** A model that can list every bad row of a batch in one pass and be copied (the model shell). */
+interface Checkable extends OnlineModel {
+  validate(batch: Batch): InputProblem[];
+  clone(): OnlineModel;
+}
+
+function isCheckable(model: OnlineModel): model is Checkable {
+  return typeof (model as Partial<Checkable>).validate === 'function' && typeof (model as Partial<Checkable>).clone === 'function';
+}
 
 function gather(batch: Batch, keep: readonly number[]): Batch {
   const { d } = batch;
@@ -42,29 +53,66 @@ function scoreBatch(model: OnlineModel, batch: Batch): RecordScores {
 }
 
 /**
- * Learns one batch through the contract, refusing bad records one by one instead of the whole
- * batch: when `update` throws an input or shape error located at a row, the model is untouched
- * (the contract validates first), so that row is set aside and the rest is tried again as one
- * batch; an error with no row refuses every record. Other errors (numerical, …) propagate.
- * `rows[i]` is record i's stream row, used to restate the errors. With `evaluate`, every record
- * is first scored against the model as it was before the batch (test-then-train).
+ * Learns one batch through the contract, refusing bad records instead of the whole batch, so the
+ * model ends exactly as if the bad records had never come:
+ * - rows the model's validation refuses (non-finite, a label outside the family's coding, …) are
+ *   found in one pass (`validate`; for a model without it, one row per failed `update`) and set aside;
+ * - if the rest cannot be learned numerically (an update the family cannot take finitely, e.g. a
+ *   value of 1e200: the model rolls back and throws `NumericalError`), each record is tried alone on
+ *   a copy of the model, the ones that fail alone are refused with that error, and the others are
+ *   learned as one batch (if even that fails, they are all refused).
+ * Other errors propagate. `rows[i]` is record i's stream row, used to restate the errors. With
+ * `evaluate`, every record is first scored against the model as it was before the batch.
  */
 export function applyBatch(model: OnlineModel, batch: Batch, rows: ArrayLike<number>, evaluate: boolean): LearnOutcome {
   const start = performance.now();
   const scores = evaluate ? scoreBatch(model, batch) : undefined;
-  let keep = Array.from({ length: batch.n }, (_, i) => i);
   const rejected: Rejection[] = [];
   const relocate = (error: VbstreamError, index: number): Rejection => ({
     index,
     error: typedError(error.kind, error.reason, { ...error.location, row: rows[index] }, error.retriable, error),
   });
+  let keep = Array.from({ length: batch.n }, (_, i) => i);
+  if (isCheckable(model)) {
+    const problems = model.validate({ ...batch, firstRow: 1 });
+    if (problems.length > 0) {
+      const bad = new Set<number>();
+      for (const { reason, location } of problems) {
+        const index = (location.row as number) - 1;
+        bad.add(index);
+        rejected.push(relocate(typedError('input', reason, location), index));
+      }
+      keep = keep.filter((i) => !bad.has(i));
+    }
+  }
   let stats: UpdateStats = { records: 0 };
+  const subset = (indices: readonly number[]): Batch => (indices.length === batch.n ? { ...batch, firstRow: 1 } : gather(batch, indices));
   while (keep.length > 0) {
     try {
-      stats = model.update(keep.length === batch.n ? { ...batch, firstRow: 1 } : gather(batch, keep));
+      stats = model.update(subset(keep));
       break;
     } catch (error) {
-      if (!(error instanceof VbstreamError) || (error.kind !== 'input' && error.kind !== 'shape')) throw error;
+      if (!(error instanceof VbstreamError)) throw error;
+      if (error.kind === 'numerical' && isCheckable(model)) {
+        const failing = keep.filter((i) => {
+          try {
+            model.clone().update(subset([i]));
+            return false;
+          } catch (alone) {
+            if (!(alone instanceof VbstreamError)) throw alone;
+            rejected.push(relocate(alone, i));
+            return true;
+          }
+        });
+        if (failing.length === 0) {
+          for (const index of keep) rejected.push(relocate(error, index));
+          keep = [];
+        } else {
+          keep = keep.filter((i) => !failing.includes(i));
+        }
+        continue;
+      }
+      if (error.kind !== 'input' && error.kind !== 'shape') throw error;
       const row = error.location.row;
       if (row !== undefined && Number.isInteger(row) && row >= 1 && row <= keep.length) {
         rejected.push(relocate(error, keep[row - 1]));

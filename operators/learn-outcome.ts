@@ -1,18 +1,10 @@
 import type { UpdateStats } from '../src/core/online-model.js';
-import type { Predictive } from '../src/core/predictive.js';
+import type { RecordScores } from '../src/core/record-scores.js';
 import type { VbstreamError } from '../src/core/vbstream-error.js';
 
-/** Predictions made for each record of a batch *before* the batch was learned (test-then-train). */
-export interface RecordScores {
-  readonly kind: Predictive['kind'];
-  /** Predictive mean (p(y = 1) for a binary label), per batch row; NaN for rejected rows. */
-  readonly mean: Float64Array;
-  readonly variance: Float64Array;
-  /** −log p(y | x, data before the batch), per batch row; NaN for rejected rows. */
-  readonly logLoss: Float64Array;
-}
+export type { RecordScores } from '../src/core/record-scores.js';
 
-/** A batch row the model refused (bad input); the model is untouched by it. */
+/** A batch row the model refused (bad input, or an update it could not take finitely); the model is untouched by it. */
 export interface Rejection {
   /** Index of the record in its batch. */
   readonly index: number;

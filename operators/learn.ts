@@ -1,4 +1,5 @@
 import { concatMap, defer, from, map, of, type Observable, type OperatorFunction } from 'rxjs';
+import type { Batch } from '../src/core/batch.js';
 import type { OnlineModel } from '../src/core/online-model.js';
 import { ShapeError } from '../src/core/shape-error.js';
 import type { BackpressureValve } from './backpressure-valve.js';
@@ -8,6 +9,8 @@ import type { LabelledRecord } from './labelled-record.js';
 import type { LearnOutcome } from './learn-outcome.js';
 import type { Learner } from './learner.js';
 import { packRecords } from './pack-records.js';
+import type { RecordChunk } from './record-chunk.js';
+import type { SnapshotCapture } from './snapshot-capture.js';
 import type { UpdateEvent } from './update-event.js';
 
 /** Options of {@link learn}. */
@@ -20,71 +23,129 @@ export interface LearnOptions {
   readonly valve?: BackpressureValve;
 }
 
+/** What `learn` accepts: a record, an array of records (a minibatch), or a pre-packed chunk. */
+export type LearnInput = LabelledRecord | readonly LabelledRecord[] | RecordChunk;
+
 function isLearner(model: OnlineModel | Learner): model is Learner {
   return typeof (model as Learner).learn === 'function';
 }
 
+function isChunk(item: LearnInput): item is RecordChunk {
+  return (item as RecordChunk).kind === 'chunk';
+}
+
+/** One learn call to make: the packed batch, its rows, and how to name record i to the bad-record sink. */
+interface Work {
+  readonly batch: Batch | undefined;
+  readonly rows: Float64Array;
+  readonly describe: (index: number) => unknown;
+  readonly offered: number;
+  readonly rejectedBefore: number;
+  readonly arrived: number;
+}
+
 /**
- * Feeds records (or minibatches, arrays of records) to a model in arrival order, one update at a
- * time, and emits an {@link UpdateEvent} per record or minibatch. `model` is an `OnlineModel`
- * (updated in this thread, synchronously) or a {@link Learner} such as a `WorkerLearner`.
- * A record of the wrong width or one the model's validation refuses goes to `badRecords` and the
- * stream carries on with the model untouched by it; any other error errors the stream.
+ * Feeds records, minibatches (arrays of records) or pre-packed chunks to a model in arrival order,
+ * one update at a time, and emits an {@link UpdateEvent} per item. `model` is an `OnlineModel`
+ * (updated in this thread, synchronously) or a {@link Learner} such as a `WorkerLearner`. A record
+ * of the wrong width or one the model refuses goes to `badRecords` and the stream carries on with
+ * the model untouched by it; any other error errors the stream. Each event's `capture()` pairs the
+ * model's state with the positions of exactly the batches sent to the learner before it, so a
+ * snapshot taken on a timer while a worker has more batches queued is never ahead of its positions.
  */
-export function learn(model: OnlineModel | Learner, options: LearnOptions = {}): OperatorFunction<LabelledRecord | readonly LabelledRecord[], UpdateEvent> {
+export function learn(model: OnlineModel | Learner, options: LearnOptions = {}): OperatorFunction<LearnInput, UpdateEvent> {
   const learner = isLearner(model) ? model : new InProcessLearner(model);
   const { evaluate = false, badRecords, valve } = options;
   return (source) => defer(() => {
     const positions: { [source: string]: number } = {};
+    // What the learner has been sent (positions, calls) and what it has answered: a capture pairs a
+    // snapshot with the positions and record count after exactly the calls issued before it.
+    let issued: { readonly [source: string]: number } = {};
+    let calls = 0;
+    let answered = { calls: 0, recordsSeen: learner.recordsSeen };
+    const awaited = new Map<number, ((recordsSeen: number) => void)[]>();
+    const answer = (call: number, recordsSeen: number): void => {
+      answered = { calls: call, recordsSeen };
+      for (const resolve of awaited.get(call) ?? []) resolve(recordsSeen);
+      awaited.delete(call);
+    };
+    const capture = (): SnapshotCapture | Promise<SnapshotCapture> => {
+      const at = issued;
+      const call = calls;
+      const state = learner.snapshot();
+      if (answered.calls === call && !(state instanceof Promise)) return { snapshot: state, positions: at, recordsSeen: answered.recordsSeen };
+      const seen = answered.calls === call ? answered.recordsSeen : new Promise<number>((resolve) => {
+        const list = awaited.get(call) ?? [];
+        list.push(resolve);
+        awaited.set(call, list);
+      });
+      return Promise.all([state, seen]).then(([snapshot, recordsSeen]) => ({ snapshot, positions: at, recordsSeen }));
+    };
+    const prepare = (item: LearnInput, arrived: number): Work => {
+      if (isChunk(item)) {
+        Object.assign(positions, item.positions);
+        return { batch: item.batch.n > 0 ? item.batch : undefined, rows: item.rows, describe: (i) => item.describe(i), offered: item.consumed, rejectedBefore: item.consumed - item.batch.n, arrived };
+      }
+      const offered = Array.isArray(item) ? (item as readonly LabelledRecord[]) : [item as LabelledRecord];
+      const good: LabelledRecord[] = [];
+      for (const record of offered) {
+        if (record.position !== undefined) positions[record.position.source] = record.position.offset;
+        if (record.x.length === learner.dim) good.push(record);
+        else {
+          const error = new ShapeError(`record has ${record.x.length} features but the model has ${learner.dim}`, { row: record.row, field: 'x', value: record.x.length });
+          badRecords?.next({ record, reason: error.message, error });
+        }
+      }
+      if (good.length === 0) return { batch: undefined, rows: new Float64Array(0), describe: () => undefined, offered: offered.length, rejectedBefore: offered.length, arrived };
+      const { batch, rows } = packRecords(good, learner.dim);
+      return { batch, rows, describe: (i) => good[i], offered: offered.length, rejectedBefore: offered.length - good.length, arrived };
+    };
     return source.pipe(
       map((item) => {
-        const offered = Array.isArray(item) ? (item as readonly LabelledRecord[]) : [item as LabelledRecord];
-        valve?.enter(offered.length);
-        return { offered, arrived: performance.now() };
+        const arrived = performance.now();
+        valve?.enter(isChunk(item) ? item.consumed : Array.isArray(item) ? item.length : 1);
+        return { item, arrived };
       }),
-      concatMap(({ offered, arrived }): Observable<UpdateEvent> => {
-        const good: LabelledRecord[] = [];
-        let rejected = 0;
-        for (const record of offered) {
-          if (record.position !== undefined) positions[record.position.source] = record.position.offset;
-          if (record.x.length === learner.dim) good.push(record);
-          else {
-            rejected++;
-            const error = new ShapeError(`record has ${record.x.length} features but the model has ${learner.dim}`, { row: record.row, field: 'x', value: record.x.length });
-            badRecords?.next({ record, reason: error.message, error });
-          }
-        }
+      concatMap(({ item, arrived }): Observable<UpdateEvent> => {
+        const work = prepare(item, arrived);
         const covered = { ...positions };
+        // Copies: a worker learner transfers (detaches) the batch's buffers.
+        const labels = work.batch === undefined ? new Float64Array(0) : work.batch.y.slice(0, work.batch.n);
+        const streamRows = work.rows.slice();
         const finish = (outcome: LearnOutcome | undefined): UpdateEvent => {
-          valve?.leave(offered.length);
-          let learned = good;
-          if (outcome !== undefined) {
-            if (outcome.rejected.length > 0) {
-              const refused = new Set(outcome.rejected.map((r) => r.index));
-              for (const { index, error } of outcome.rejected) badRecords?.next({ record: good[index], reason: error.message, error });
-              learned = good.filter((_, i) => !refused.has(i));
-              rejected += outcome.rejected.length;
+          valve?.leave(work.offered);
+          let learnedLabels: Float64Array = labels;
+          let learnedRows: Float64Array = streamRows;
+          let scores = outcome?.scores;
+          if (outcome !== undefined && outcome.rejected.length > 0) {
+            const refused = new Set<number>();
+            for (const { index, error } of outcome.rejected) {
+              refused.add(index);
+              badRecords?.next({ record: work.describe(index), reason: error.message, error });
             }
+            const kept = Array.from({ length: labels.length }, (_, i) => i).filter((i) => !refused.has(i));
+            const pick = (a: Float64Array): Float64Array => Float64Array.from(kept, (i) => a[i]);
+            learnedLabels = pick(labels);
+            learnedRows = pick(streamRows);
+            if (scores !== undefined) scores = { kind: scores.kind, mean: pick(scores.mean), variance: pick(scores.variance), logLoss: pick(scores.logLoss) };
           }
-          const scores = outcome?.scores === undefined || learned === good ? outcome?.scores : compactScores(outcome.scores, good, learned);
           return {
-            family: learner.family, learner, records: learned, offered: offered.length, rejected, recordsSeen: learner.recordsSeen,
-            stats: outcome?.stats ?? { records: 0 }, durationMs: outcome?.durationMs ?? 0, latencyMs: performance.now() - arrived,
+            family: learner.family, capture, labels: learnedLabels, rows: learnedRows, offered: work.offered,
+            rejected: work.rejectedBefore + (outcome?.rejected.length ?? 0), recordsSeen: learner.recordsSeen,
+            stats: outcome?.stats ?? { records: 0 }, durationMs: outcome?.durationMs ?? 0, latencyMs: performance.now() - work.arrived,
             positions: covered, queueDepth: valve?.depth ?? 0, scores,
           };
         };
-        if (good.length === 0) return of(finish(undefined));
-        const { batch, rows } = packRecords(good, learner.dim);
-        const result = learner.learn(batch, rows, evaluate);
-        return result instanceof Promise ? from(result.then(finish)) : of(finish(result));
+        issued = covered;
+        if (work.batch === undefined) return of(finish(undefined));
+        const call = ++calls;
+        const onOutcome = (outcome: LearnOutcome): UpdateEvent => {
+          answer(call, outcome.recordsSeen);
+          return finish(outcome);
+        };
+        const result = learner.learn(work.batch, work.rows, evaluate);
+        return result instanceof Promise ? from(result.then(onOutcome)) : of(onOutcome(result));
       }),
     );
   });
-}
-
-function compactScores(scores: NonNullable<LearnOutcome['scores']>, good: readonly LabelledRecord[], learned: readonly LabelledRecord[]): NonNullable<LearnOutcome['scores']> {
-  const kept = new Set(learned);
-  const indices = good.flatMap((record, i) => (kept.has(record) ? [i] : []));
-  const pick = (a: Float64Array) => Float64Array.from(indices, (i) => a[i]);
-  return { kind: scores.kind, mean: pick(scores.mean), variance: pick(scores.variance), logLoss: pick(scores.logLoss) };
 }

@@ -1,6 +1,7 @@
 import { asyncScheduler, Observable, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
 import { ConfigError } from '../src/core/config-error.js';
 import { optionChecks } from '../src/core/option-checks.js';
+import { operatorObserver } from './operator-observer.js';
 
 /**
  * Groups items into arrays of `size`, emitting a shorter one when `maxWaitMs` has passed since its
@@ -22,7 +23,7 @@ export function minibatch<T>(size: number, maxWaitMs = Infinity, scheduler: Sche
       buffer = [];
       subscriber.next(out);
     };
-    const upstream = source.subscribe({
+    const upstream = source.subscribe(operatorObserver<T>(subscriber, {
       next(item) {
         buffer.push(item);
         if (buffer.length >= size) flush();
@@ -37,7 +38,7 @@ export function minibatch<T>(size: number, maxWaitMs = Infinity, scheduler: Sche
         flush();
         subscriber.complete();
       },
-    });
+    }));
     return () => {
       timer?.unsubscribe();
       upstream.unsubscribe();

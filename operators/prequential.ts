@@ -2,6 +2,7 @@ import { Observable, type OperatorFunction } from 'rxjs';
 import { ConfigError } from '../src/core/config-error.js';
 import { optionChecks } from '../src/core/option-checks.js';
 import type { CalibrationBin, PrequentialReport } from './prequential-report.js';
+import { operatorObserver } from './operator-observer.js';
 import type { UpdateEvent } from './update-event.js';
 
 /**
@@ -23,21 +24,22 @@ export function prequential(options: { readonly bins?: number } = {}): OperatorF
     const count = new Float64Array(bins);
     const predicted = new Float64Array(bins);
     const observed = new Float64Array(bins);
-    return source.subscribe({
+    return source.subscribe(operatorObserver<UpdateEvent>(subscriber, {
       next(event) {
         const { scores } = event;
         if (scores === undefined) {
           subscriber.error(new ConfigError('prequential() needs the scores of learn(model, { evaluate: true })', { field: 'evaluate' }));
           return;
         }
-        event.records.forEach((record, i) => {
+        const { labels } = event;
+        for (let i = 0; i < labels.length; i++) {
           const loss = scores.logLoss[i];
-          if (!Number.isFinite(loss)) return;
+          if (!Number.isFinite(loss)) continue;
           records++;
           logLoss += loss;
           const mean = scores.mean[i];
           if (scores.kind === 'bernoulli') {
-            const y = record.y === 1 ? 1 : 0;
+            const y = labels[i] === 1 ? 1 : 0;
             binary++;
             brier += (mean - y) ** 2;
             const bin = Math.min(bins - 1, Math.floor(mean * bins));
@@ -46,9 +48,9 @@ export function prequential(options: { readonly bins?: number } = {}): OperatorF
             observed[bin] += y;
           } else if (Number.isFinite(mean)) {
             real++;
-            squaredError += (mean - record.y) ** 2;
+            squaredError += (mean - labels[i]) ** 2;
           }
-        });
+        }
         const calibration: CalibrationBin[] = binary === 0 ? [] : Array.from({ length: bins }, (_, b) => ({
           lower: b / bins, upper: (b + 1) / bins, count: count[b],
           meanPredicted: count[b] === 0 ? Number.NaN : predicted[b] / count[b],
@@ -61,12 +63,6 @@ export function prequential(options: { readonly bins?: number } = {}): OperatorF
           calibration,
         });
       },
-      error(error) {
-        subscriber.error(error);
-      },
-      complete() {
-        subscriber.complete();
-      },
-    });
+    }));
   });
 }

@@ -5,11 +5,15 @@ import type { ModelSnapshot } from '../src/core/model-snapshot.js';
 import type { OnlineModel } from '../src/core/online-model.js';
 import { optionChecks } from '../src/core/option-checks.js';
 import { ShapeError } from '../src/core/shape-error.js';
+import type { Predictive } from '../src/core/predictive.js';
+import { VbstreamError } from '../src/core/vbstream-error.js';
 import { getFamily } from '../src/registry.js';
 import type { BadRecordSink } from './bad-record.js';
 import type { LabelledRecord } from './labelled-record.js';
 import type { Prediction } from './prediction.js';
-import type { SnapshotEvent } from './snapshot-event.js';
+import { typedError } from './typed-error.js';
+import type { SnapshotEvent } from '../src/core/snapshot-event.js';
+import { operatorObserver } from './operator-observer.js';
 
 /** Options of {@link score}. */
 export interface ScoreOptions {
@@ -23,13 +27,6 @@ function toModel(posterior: OnlineModel | ModelSnapshot | SnapshotEvent): Online
   if ('snapshot' in posterior && typeof posterior.snapshot === 'function') return posterior as OnlineModel;
   const snapshot = 'arrays' in posterior ? posterior : (posterior as SnapshotEvent).snapshot;
   return getFamily(snapshot.family).restore(snapshot);
-}
-
-function checkFeatures(record: LabelledRecord, dim: number): void {
-  if (record.x.length !== dim) throw new ShapeError(`record has ${record.x.length} features but the model has ${dim}`, { row: record.row, field: 'x', value: record.x.length });
-  for (let j = 0; j < dim; j++) {
-    if (!Number.isFinite(record.x[j])) throw new InputError('feature is not finite', { row: record.row, column: j + 1, value: record.x[j] });
-  }
 }
 
 /**
@@ -54,33 +51,28 @@ export function score(posterior$: Observable<OnlineModel | ModelSnapshot | Snaps
       badRecords?.next({ record, reason: error.message, error });
     };
     const emit = (record: LabelledRecord, current: OnlineModel): void => {
+      let predictive: Predictive;
       try {
-        checkFeatures(record, current.dim);
+        if (record.x.length !== current.dim) throw new ShapeError(`record has ${record.x.length} features but the model has ${current.dim}`, { field: 'x', value: record.x.length });
+        predictive = current.predict(record.x);
       } catch (error) {
-        badRecords?.next({ record, reason: (error as Error).message, error });
+        if (!(error instanceof VbstreamError) || (error.kind !== 'input' && error.kind !== 'shape')) throw error;
+        const located = typedError(error.kind, error.reason, { ...error.location, row: record.row }, error.retriable, error);
+        badRecords?.next({ record, reason: located.message, error: located });
         return;
       }
-      const predictive = current.predict(record.x);
       subscriber.next({
         record, family: current.family, recordsSeen: current.recordsSeen, kind: predictive.kind, mean: predictive.mean, variance: predictive.variance,
         interval: predictive.interval(level), logLoss: Number.isFinite(record.y) ? -predictive.logProb(record.y) : Number.NaN,
       });
     };
-    const posteriors = posterior$.subscribe({
+    const posteriors = posterior$.subscribe(operatorObserver<OnlineModel | ModelSnapshot | SnapshotEvent>(subscriber, {
       next(posterior) {
-        try {
-          model = toModel(posterior);
-        } catch (error) {
-          subscriber.error(error);
-          return;
-        }
+        model = toModel(posterior);
         const pending = waiting;
         waiting = [];
         for (const record of pending) emit(record, model);
         if (recordsDone) subscriber.complete();
-      },
-      error(error) {
-        subscriber.error(error);
       },
       complete() {
         posteriorsDone = true;
@@ -89,21 +81,18 @@ export function score(posterior$: Observable<OnlineModel | ModelSnapshot | Snaps
         waiting = [];
         if (recordsDone) subscriber.complete();
       },
-    });
-    const upstream = records$.subscribe({
+    }));
+    const upstream = records$.subscribe(operatorObserver<LabelledRecord>(subscriber, {
       next(record) {
         if (model !== undefined) emit(record, model);
         else if (posteriorsDone) unscorable(record);
         else waiting.push(record);
       },
-      error(error) {
-        subscriber.error(error);
-      },
       complete() {
         recordsDone = true;
         if (waiting.length === 0) subscriber.complete();
       },
-    });
+    }));
     return () => {
       posteriors.unsubscribe();
       upstream.unsubscribe();

@@ -1,7 +1,8 @@
 import { asyncScheduler, Observable, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
-import type { ModelSnapshot } from '../src/core/model-snapshot.js';
 import { optionChecks } from '../src/core/option-checks.js';
-import type { SnapshotEvent, SnapshotReason } from './snapshot-event.js';
+import type { SnapshotEvent, SnapshotReason } from '../src/core/snapshot-event.js';
+import { operatorObserver } from './operator-observer.js';
+import type { SnapshotCapture } from './snapshot-capture.js';
 import type { UpdateEvent } from './update-event.js';
 
 /** Options of {@link snapshots}: at least one of the triggers, or only the final snapshot. */
@@ -12,18 +13,26 @@ export interface SnapshotOptions {
   readonly everyMs?: number;
   /** Snapshot when the update stream completes (default true) if records passed since the last one. */
   readonly onComplete?: boolean;
+  /**
+   * Snapshot whenever this emits (e.g. `'records'` or `'caught-up'` from a source that counts its
+   * own records): at once if an update event has been seen (its capture covers every batch sent to
+   * the learner so far), else at the first event.
+   */
+  readonly requests?: Observable<SnapshotReason>;
   /** Clock and timers (default `asyncScheduler`; a `TestScheduler` in marble tests). */
   readonly scheduler?: SchedulerLike;
 }
 
 /**
- * Turns `learn`'s update events into posterior snapshots every N records and/or T ms and on
- * completion. The state is asked for right after the triggering event, so it covers exactly the
- * records and source positions the event reports, even when the model is in a worker; snapshots
- * are emitted in order, and completion waits for the last one. An error passes straight through.
+ * Turns `learn`'s update events into posterior snapshots every N records, every T ms, on request
+ * and on completion. Each snapshot comes from the latest event's `capture()`, which pairs the state
+ * with the positions of the batches the learner had been sent when it was asked — so a timer
+ * firing while a worker has more batches queued gives a state and positions from the same point of
+ * its queue. Snapshots are emitted in order and completion waits for the last one. An error from
+ * upstream or from taking a snapshot errors the stream.
  */
 export function snapshots(options: SnapshotOptions = {}): OperatorFunction<UpdateEvent, SnapshotEvent> {
-  const { everyRecords, everyMs, onComplete = true, scheduler = asyncScheduler } = options;
+  const { everyRecords, everyMs, onComplete = true, requests, scheduler = asyncScheduler } = options;
   if (everyRecords !== undefined) optionChecks.positiveInteger('everyRecords', everyRecords, Number.NaN);
   if (everyMs !== undefined) optionChecks.positive('everyMs', everyMs, Number.NaN);
   return (source) => new Observable<SnapshotEvent>((subscriber) => {
@@ -33,42 +42,59 @@ export function snapshots(options: SnapshotOptions = {}): OperatorFunction<Updat
     const take = (event: UpdateEvent, reason: SnapshotReason): void => {
       sinceLast = 0;
       const createdAt = new Date(scheduler.now()).toISOString();
-      const state = event.learner.snapshot();
-      const emit = (snapshot: ModelSnapshot): void => {
-        subscriber.next({ snapshot, recordsSeen: event.recordsSeen, positions: event.positions, createdAt, reason });
+      const state = event.capture();
+      const emit = ({ snapshot, recordsSeen, positions }: SnapshotCapture): void => {
+        subscriber.next({ snapshot, recordsSeen, positions, createdAt, reason });
       };
       if (tail === undefined && !(state instanceof Promise)) {
         emit(state);
         return;
       }
-      tail = (tail ?? Promise.resolve()).then(() => state).then((snapshot) => { if (!subscriber.closed) emit(snapshot); });
+      tail = (tail ?? Promise.resolve()).then(() => state).then((capture) => { if (!subscriber.closed) emit(capture); });
       tail.catch((error: unknown) => subscriber.error(error));
+    };
+    const due = (reason: SnapshotReason): void => {
+      if (last !== undefined && sinceLast > 0) take(last, reason);
+    };
+    let requested: SnapshotReason | undefined;
+    const request = (reason: SnapshotReason): void => {
+      if (last === undefined) requested = reason;
+      else take(last, reason);
     };
     let timer: Subscription | undefined;
     if (everyMs !== undefined) {
       timer = scheduler.schedule(function tick() {
-        if (last !== undefined && sinceLast > 0) take(last, 'interval');
+        try {
+          due('interval');
+        } catch (error) {
+          subscriber.error(error);
+          return;
+        }
         this.schedule(undefined, everyMs);
       }, everyMs);
     }
-    const upstream = source.subscribe({
+    const requesting = requests?.subscribe(operatorObserver<SnapshotReason>(subscriber, { next: request, complete: () => undefined }));
+    const upstream = source.subscribe(operatorObserver<UpdateEvent>(subscriber, {
       next(event) {
         last = event;
         sinceLast += event.offered;
-        if (everyRecords !== undefined && sinceLast >= everyRecords) take(event, 'records');
-      },
-      error(error) {
-        subscriber.error(error);
+        if (requested !== undefined) {
+          const reason = requested;
+          requested = undefined;
+          take(event, reason);
+        } else if (everyRecords !== undefined && sinceLast >= everyRecords) take(event, 'records');
       },
       complete() {
         timer?.unsubscribe();
-        if (onComplete && last !== undefined && sinceLast > 0) take(last, 'complete');
+        requesting?.unsubscribe();
+        if (onComplete) due('complete');
         if (tail === undefined) subscriber.complete();
         else tail.then(() => subscriber.complete(), () => undefined);
       },
-    });
+    }));
     return () => {
       timer?.unsubscribe();
+      requesting?.unsubscribe();
       upstream.unsubscribe();
     };
   });

@@ -1,19 +1,24 @@
 import type { UpdateStats } from '../src/core/online-model.js';
-import type { LabelledRecord } from './labelled-record.js';
 import type { RecordScores } from './learn-outcome.js';
-import type { Learner } from './learner.js';
+import type { SnapshotCapture } from './snapshot-capture.js';
 
 /**
- * What `learn` emits per record or minibatch: the family's stats and the counts, durations and
- * queue depth a metrics layer exports, the source positions the model now covers, and (with
- * `evaluate`) the test-then-train scores of the records in `records`.
+ * What `learn` emits per record, minibatch or chunk: the family's stats and the counts, durations
+ * and queue depth a metrics layer exports, the source positions the model now covers, and (with
+ * `evaluate`) the test-then-train scores of the records learned.
  */
 export interface UpdateEvent {
   readonly family: string;
-  /** The model, for `snapshots()` to ask for its state in order. */
-  readonly learner: Learner;
-  /** The records learned (refused ones excluded), in order; `scores` index into this. */
-  readonly records: readonly LabelledRecord[];
+  /**
+   * The model's state with the positions and record count it covers, taken at one point of the
+   * learner's queue: whenever it is called (at this event, or later on a timer while more batches
+   * are queued in a worker), state and positions agree.
+   */
+  readonly capture: () => SnapshotCapture | Promise<SnapshotCapture>;
+  /** Labels of the records learned (refused ones excluded), in order; `scores` index into them. */
+  readonly labels: Float64Array;
+  /** Stream rows (file rows, Kafka offsets) of the records learned, in the same order. */
+  readonly rows: Float64Array;
   /** Records offered in this batch, refused included. */
   readonly offered: number;
   /** Records refused (sent to the bad-record side-channel). */

@@ -15,9 +15,21 @@ const kafkaHome = join(root, '.kafka');
 const libs = join(kafkaHome, 'libs');
 const stateFile = join(kafkaHome, 'broker.json');
 
+/** Authenticated listeners to open besides PLAINTEXT (for tests of SASL and TLS clients). */
+export interface LocalKafkaSecurity {
+  /** Users of a SASL_PLAINTEXT listener: PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512 all accept them. */
+  readonly users?: readonly { readonly name: string; readonly password: string }[];
+  /** A PKCS12 keystore (server key and certificate for 127.0.0.1) for an SSL listener. */
+  readonly keystore?: { readonly path: string; readonly password: string };
+}
+
 /** A running single-node KRaft broker on 127.0.0.1. */
 export interface LocalKafka {
   readonly bootstrap: string;
+  /** `127.0.0.1:port` of the SASL_PLAINTEXT listener, when users were given. */
+  readonly saslBootstrap?: string;
+  /** `127.0.0.1:port` of the SSL listener, when a keystore was given. */
+  readonly sslBootstrap?: string;
   readonly port: number;
   readonly pid: number;
   readonly dataDir: string;
@@ -105,24 +117,47 @@ async function stopPid(pid: number, dataDir: string): Promise<void> {
  * connections. Throws, with the broker's log, if it does not come up. `detached` keeps the broker
  * running after this process exits (for `npm run kafka:up`).
  */
-export async function startLocalKafka(options: { timeoutMs?: number; detached?: boolean } = {}): Promise<LocalKafka> {
+export async function startLocalKafka(options: { timeoutMs?: number; detached?: boolean; security?: LocalKafkaSecurity } = {}): Promise<LocalKafka> {
   const jars = ensureKafkaJars();
-  const port = await freePort();
-  let controllerPort = await freePort();
-  while (controllerPort === port) controllerPort = await freePort();
+  const taken = new Set<number>();
+  const port = async (): Promise<number> => {
+    let candidate = await freePort();
+    while (taken.has(candidate)) candidate = await freePort();
+    taken.add(candidate);
+    return candidate;
+  };
+  const plainPort = await port();
+  const controllerPort = await port();
+  const { users = [], keystore } = options.security ?? {};
+  const saslPort = users.length > 0 ? await port() : undefined;
+  const sslPort = keystore === undefined ? undefined : await port();
   const dataDir = mkdtempSync(join(tmpdir(), 'vbstream-kafka-'));
   const logDir = join(dataDir, 'logs');
   mkdirSync(logDir);
   const properties = join(dataDir, 'server.properties');
+  const listeners = [`PLAINTEXT://127.0.0.1:${plainPort}`, ...(saslPort === undefined ? [] : [`SASL_PLAINTEXT://127.0.0.1:${saslPort}`]), ...(sslPort === undefined ? [] : [`SSL://127.0.0.1:${sslPort}`])];
+  const quoted = (text: string): string => text.replaceAll('\\', '\\\\').replaceAll('"', '\\"');
+  const security = [
+    ...(saslPort === undefined ? [] : [
+      'sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-256,SCRAM-SHA-512',
+      `listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required ${users.map((u) => `user_${u.name}="${quoted(u.password)}"`).join(' ')};`,
+      'listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;',
+      'listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;',
+    ]),
+    ...(keystore === undefined ? [] : [
+      `ssl.keystore.location=${keystore.path}`, 'ssl.keystore.type=PKCS12', `ssl.keystore.password=${keystore.password}`, `ssl.key.password=${keystore.password}`, 'ssl.client.auth=none',
+    ]),
+  ];
   writeFileSync(properties, [
     'process.roles=broker,controller',
     'node.id=1',
     `controller.quorum.voters=1@127.0.0.1:${controllerPort}`,
-    `listeners=PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controllerPort}`,
-    `advertised.listeners=PLAINTEXT://127.0.0.1:${port}`,
+    `listeners=${[...listeners, `CONTROLLER://127.0.0.1:${controllerPort}`].join(',')}`,
+    `advertised.listeners=${listeners.join(',')}`,
     'controller.listener.names=CONTROLLER',
-    'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT',
+    'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,SSL:SSL,CONTROLLER:PLAINTEXT',
     'inter.broker.listener.name=PLAINTEXT',
+    ...security,
     `log.dirs=${join(dataDir, 'kraft')}`,
     'num.partitions=1',
     'offsets.topic.replication.factor=1',
@@ -144,7 +179,8 @@ export async function startLocalKafka(options: { timeoutMs?: number; detached?: 
   ].join('\n'));
   const classpath = `${jars}/*`;
   const jvm = ['-Xms256m', '-Xmx768m', `-Dlog4j.configuration=file:${log4j}`, '-Djava.net.preferIPv4Stack=true', '-cp', classpath];
-  const format = spawnSync('java', [...jvm, 'kafka.tools.StorageTool', 'format', '-t', clusterId(), '-c', properties], { encoding: 'utf8' });
+  const scram = users.flatMap((u) => ['SCRAM-SHA-256', 'SCRAM-SHA-512'].flatMap((mechanism) => ['--add-scram', `${mechanism}=[name=${u.name},password=${u.password}]`]));
+  const format = spawnSync('java', [...jvm, 'kafka.tools.StorageTool', 'format', '-t', clusterId(), '-c', properties, ...scram], { encoding: 'utf8' });
   if (format.status !== 0) {
     rmSync(dataDir, { recursive: true, force: true });
     throw new Error(`formatting KRaft storage failed (exit ${format.status}):\n${format.stdout}\n${format.stderr}`);
@@ -157,17 +193,19 @@ export async function startLocalKafka(options: { timeoutMs?: number; detached?: 
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   let exited = false;
   child.once('exit', () => { exited = true; });
-  while (!(await canConnect(port))) {
+  while (!(await canConnect(plainPort)) || (saslPort !== undefined && !(await canConnect(saslPort))) || (sslPort !== undefined && !(await canConnect(sslPort)))) {
     if (exited || Date.now() > deadline) {
       await stopPid(pid, join(dataDir, 'kraft'));
       const tail = [logFile, join(logDir, 'server.log')].filter(existsSync).map((f) => readFileSync(f, 'utf8').split('\n').slice(-40).join('\n')).join('\n');
       rmSync(dataDir, { recursive: true, force: true });
-      throw new Error(`the Kafka broker did not start on 127.0.0.1:${port}${exited ? ' (the JVM exited)' : ''}:\n${tail}`);
+      throw new Error(`the Kafka broker did not start on 127.0.0.1:${plainPort}${exited ? ' (the JVM exited)' : ''}:\n${tail}`);
     }
     await new Promise((r) => setTimeout(r, 200));
   }
   return {
-    bootstrap: `127.0.0.1:${port}`, port, pid, dataDir, logFile,
+    bootstrap: `127.0.0.1:${plainPort}`, port: plainPort, pid, dataDir, logFile,
+    saslBootstrap: saslPort === undefined ? undefined : `127.0.0.1:${saslPort}`,
+    sslBootstrap: sslPort === undefined ? undefined : `127.0.0.1:${sslPort}`,
     stop: () => stopPid(pid, dataDir),
   };
 }

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { createKafkajsPort } from '../../connectors/kafka/kafkajs-port.js';
 import { KafkaSnapshotStore } from '../../connectors/kafka/kafka-snapshot-store.js';
 import { PosteriorCombiner } from '../../connectors/kafka/posterior-combiner.js';
+import { reachBrokers } from '../../connectors/kafka/reach-brokers.js';
 import { ConfigError } from '../../src/core/config-error.js';
 
 export const KAFKA_COMBINE_USAGE = `usage: vbstream kafka:combine --brokers host:port --topic T --family vb-linear --dim D
@@ -26,12 +27,21 @@ export async function kafkaCombineCommand(argv: string[]): Promise<number> {
   if (brokers === undefined || topic === undefined || family === undefined || dim === undefined) throw new ConfigError(`${KAFKA_COMBINE_USAGE}\n(--brokers, --topic, --family and --dim are required)`);
   const everyMs = Number(values['every-ms'] ?? 1000);
   if (!(everyMs > 0)) throw new ConfigError('--every-ms must be a positive number', { field: 'every-ms', value: values['every-ms'] });
-  const port = createKafkajsPort({ brokers: brokers.split(','), clientId: `vbstream-combiner-${process.pid}` });
+  const d = Number(dim);
+  if (!Number.isInteger(d) || d < 1) throw new ConfigError('--dim must be a positive integer', { field: 'dim', value: dim });
+  let familyOptions: unknown;
+  try {
+    familyOptions = values['family-options'] === undefined ? undefined : JSON.parse(values['family-options']);
+  } catch (cause) {
+    throw new ConfigError(`--family-options is not valid JSON: ${(cause as Error).message}`, { field: 'family-options', value: values['family-options'] }, { cause });
+  }
+  const settings = { model: values.model ?? `${family}@${topic}`, family, dim: d, topic, familyOptions };
+  PosteriorCombiner.check(settings);
+  const brokerList = brokers.split(',');
+  const port = createKafkajsPort({ brokers: brokerList, clientId: `vbstream-combiner-${process.pid}`, logLevel: 'nothing' });
+  await reachBrokers(port, brokerList);
   const store = await KafkaSnapshotStore.open(port, { topic: values['snapshot-topic'] ?? `${topic}.snapshots` });
-  const combiner = new PosteriorCombiner(store, {
-    model: values.model ?? `${family}@${topic}`, family, dim: Number(dim), topic,
-    familyOptions: values['family-options'] === undefined ? undefined : JSON.parse(values['family-options']),
-  });
+  const combiner = new PosteriorCombiner(store, settings);
   const admin = port.admin();
   await admin.connect();
   let stopped = false;
@@ -47,7 +57,7 @@ export async function kafkaCombineCommand(argv: string[]): Promise<number> {
       if (combined.version !== published && combined.version !== '') {
         await combiner.publish(combined);
         published = combined.version;
-        process.stdout.write(`${JSON.stringify({ type: 'published', version: combined.version, records: combined.records })}\n`);
+        process.stdout.write(`${JSON.stringify({ type: 'published', version: combined.version, records: combined.records, partitions: combined.partitions, skipped: combined.skipped })}\n`);
       }
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, everyMs);

@@ -29,10 +29,16 @@ async function loadConfig(path: string | undefined): Promise<PipelineConfig> {
 function relativeTo(base: string, config: PipelineConfig): PipelineConfig {
   const at = (path: string) => resolve(base, path);
   const { source, snapshots, sinks } = config;
+  const ssl = source.type === 'kafka' && typeof source.ssl === 'object' ? {
+    ...source.ssl,
+    caFile: source.ssl.caFile === undefined ? undefined : at(source.ssl.caFile),
+    certFile: source.ssl.certFile === undefined ? undefined : at(source.ssl.certFile),
+    keyFile: source.ssl.keyFile === undefined ? undefined : at(source.ssl.keyFile),
+  } : undefined;
   return {
     ...config,
-    source: source.type === 'csv' || source.type === 'jsonl' ? { ...source, path: at(source.path) } : source,
-    snapshots: { ...snapshots, dir: at(snapshots.dir) },
+    source: source.type === 'csv' || source.type === 'jsonl' ? { ...source, path: at(source.path) } : source.type === 'kafka' && ssl !== undefined ? { ...source, ssl } : source,
+    snapshots: snapshots.dir === undefined ? snapshots : { ...snapshots, dir: at(snapshots.dir) },
     sinks: {
       predictions: sinks.predictions.type === 'jsonl' ? { ...sinks.predictions, path: at(sinks.predictions.path) } : sinks.predictions,
       badRecords: sinks.badRecords.type === 'jsonl' ? { ...sinks.badRecords, path: at(sinks.badRecords.path) } : sinks.badRecords,
@@ -49,7 +55,7 @@ function withFlags(config: PipelineConfig, flags: { 'metrics-port'?: string; 'no
   } else if (flags['metrics-port'] !== undefined) {
     const port = Number(flags['metrics-port']);
     if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new ConfigError('--metrics-port must be an integer from 0 (a free port) to 65535', { field: 'metrics-port', value: flags['metrics-port'] });
-    result = { ...result, metrics: { pipeline: 'default', ...(result.metrics || {}), port } };
+    result = { ...result, metrics: { pipeline: 'default', host: '127.0.0.1', ...(result.metrics || {}), port } };
   }
   if (flags.rate !== undefined) {
     const rate = Number(flags.rate);

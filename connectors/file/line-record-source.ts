@@ -15,8 +15,13 @@ export class LineRecordSource implements RecordSource {
     private readonly lines: LineSource,
     private readonly parser: LineParser,
     readonly features: readonly string[],
-    private readonly options: { readonly startOffset?: number; readonly badRecords?: BadRecordSink } = {},
+    private readonly options: { readonly startOffset?: number; readonly badRecords?: BadRecordSink; readonly identity?: string } = {},
   ) {}
+
+  /** The content identity given (a file's fingerprint), else the name (stdin). */
+  get identity(): string {
+    return this.options.identity ?? this.lines.name;
+  }
 
   get name(): string {
     return this.lines.name;
@@ -42,7 +47,7 @@ export class LineRecordSource implements RecordSource {
         if (row <= skip) return;
         try {
           const fields = this.parser.parse(text, line, row);
-          subscriber.next({ ...fields, row, position: { source: this.name, offset: row } });
+          subscriber.next({ ...fields, row, position: { source: this.identity, offset: row } });
         } catch (error) {
           this.options.badRecords?.next({ record: { row, line, text }, reason: (error as Error).message, error });
         }

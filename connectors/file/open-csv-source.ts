@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { ConfigError } from '../../src/core/config-error.js';
 import { InputError } from '../../src/core/input-error.js';
 import type { BadRecordSink } from '../../operators/bad-record.js';
+import { fileFingerprint } from './file-fingerprint.js';
 import { LineRecordSource } from './line-record-source.js';
 import { LineSource } from './line-source.js';
 import { parseNumericCell } from './parse-numeric-cell.js';
@@ -15,6 +16,8 @@ export interface CsvSourceOptions {
   readonly path?: string;
   readonly schema: RecordSchema;
   readonly startOffset?: number;
+  /** The file's content identity, when the caller has computed it (else it is computed here). */
+  readonly identity?: string;
   readonly badRecords?: BadRecordSink;
   /** The stream to read when there is no path (default `process.stdin`). */
   readonly stdin?: () => Readable;
@@ -68,5 +71,6 @@ export async function openCsvSource(options: CsvSourceOptions): Promise<LineReco
     },
   };
   const open = path === undefined ? (options.stdin ?? (() => process.stdin)) : () => createReadStream(path);
-  return new LineRecordSource(new LineSource(open, name), parser, wanted, { startOffset: options.startOffset, badRecords: options.badRecords });
+  const identity = path === undefined ? undefined : options.identity ?? await fileFingerprint(path);
+  return new LineRecordSource(new LineSource(open, name), parser, wanted, { startOffset: options.startOffset, badRecords: options.badRecords, identity });
 }

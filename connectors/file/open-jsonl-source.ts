@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { ConfigError } from '../../src/core/config-error.js';
 import { InputError } from '../../src/core/input-error.js';
 import type { BadRecordSink } from '../../operators/bad-record.js';
+import { fileFingerprint } from './file-fingerprint.js';
 import { LineRecordSource } from './line-record-source.js';
 import { LineSource } from './line-source.js';
 import { readFirstLine } from './read-first-line.js';
@@ -13,6 +14,8 @@ export interface JsonlSourceOptions {
   readonly path?: string;
   readonly schema: RecordSchema;
   readonly startOffset?: number;
+  /** The file's content identity, when the caller has computed it (else it is computed here). */
+  readonly identity?: string;
   readonly badRecords?: BadRecordSink;
   readonly stdin?: () => Readable;
 }
@@ -65,5 +68,6 @@ export async function openJsonlSource(options: JsonlSourceOptions): Promise<Line
     },
   };
   const open = path === undefined ? (options.stdin ?? (() => process.stdin)) : () => createReadStream(path);
-  return new LineRecordSource(new LineSource(open, name), parser, wanted, { startOffset: options.startOffset, badRecords: options.badRecords });
+  const identity = path === undefined ? undefined : options.identity ?? await fileFingerprint(path);
+  return new LineRecordSource(new LineSource(open, name), parser, wanted, { startOffset: options.startOffset, badRecords: options.badRecords, identity });
 }

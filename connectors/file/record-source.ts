@@ -8,8 +8,13 @@ import type { LabelledRecord } from '../../operators/labelled-record.js';
  * `records$` is meant for one subscriber.
  */
 export interface RecordSource extends Pausable {
-  /** Source name in positions and error messages (a path, `stdin`, `synthetic`). */
+  /** Source name in messages (a path, `stdin`, `synthetic`). */
   readonly name: string;
+  /**
+   * What positions are keyed by: the content identity (`file:<hash of the first 64 KiB>`, the
+   * synthetic stream's settings), so a resume applies an offset only to the data it counted.
+   */
+  readonly identity: string;
   /** Feature names, in record order (`dim` = their count). */
   readonly features: readonly string[];
   readonly records$: Observable<LabelledRecord>;

@@ -29,6 +29,8 @@ const RATE_TICK_MS = 10;
  */
 export class SyntheticSource implements RecordSource {
   readonly name = 'synthetic';
+  /** `synthetic:<kind>:d<dim>:seed<seed>` (with the drift settings): the stream a position counts in. */
+  readonly identity: string;
   readonly features: readonly string[];
   readonly generator: SyntheticGenerator;
   private paused = false;
@@ -37,6 +39,8 @@ export class SyntheticSource implements RecordSource {
 
   constructor(readonly options: SyntheticSourceOptions) {
     this.generator = new SyntheticGenerator(options);
+    const drift = options.drift === undefined ? '' : `:drift${options.drift.scale}/${options.drift.every}`;
+    this.identity = `synthetic:${options.kind}:d${options.dim}:seed${options.seed}${drift}`;
     this.features = Array.from({ length: options.dim }, (_, j) => (j === 0 && options.kind !== 'gp' ? 'bias' : `x${j + 1}`));
     if (options.records !== undefined && options.records !== Infinity) optionChecks.positiveInteger('records', options.records, Number.NaN);
     optionChecks.positiveInteger('chunk', options.chunk, 512);
@@ -70,7 +74,7 @@ export class SyntheticSource implements RecordSource {
         const y = this.generator.next(x);
         const row = this.generator.generated;
         clock.emitted++;
-        subscriber.next({ x, y, row, position: { source: this.name, offset: row } });
+        subscriber.next({ x, y, row, position: { source: this.identity, offset: row } });
       }
       if (this.stopped || this.generator.generated >= records) subscriber.complete();
       else if (!this.paused) later(due() > 0 ? 0 : RATE_TICK_MS);

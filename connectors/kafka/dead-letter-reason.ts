@@ -5,10 +5,12 @@
  * `non-numeric` (a feature that is not a number), `non-finite` (±Infinity, e.g. `1e999`),
  * `bad-label` (label missing, not a number, or outside the family's coding), `refused-by-model`
  * (decoded, but the model's own validation refused it; the model is untouched by it),
+ * `non-finite-result` (the model could not learn it in floating point — e.g. a feature of 1e200 —
+ * and rolled back; the model is untouched by it),
  * `unknown-decision` (a bandit reward for a decision the backend does not hold: unknown, already
  * rewarded, or dropped).
  */
-export type DeadLetterReason = 'oversize' | 'empty' | 'bad-json' | 'bad-shape' | 'wrong-width' | 'non-numeric' | 'non-finite' | 'bad-label' | 'refused-by-model' | 'unknown-decision';
+export type DeadLetterReason = 'oversize' | 'empty' | 'bad-json' | 'bad-shape' | 'wrong-width' | 'non-numeric' | 'non-finite' | 'bad-label' | 'refused-by-model' | 'non-finite-result' | 'unknown-decision';
 
 /** Every reason, for counters and docs. */
-export const DEAD_LETTER_REASONS: readonly DeadLetterReason[] = ['oversize', 'empty', 'bad-json', 'bad-shape', 'wrong-width', 'non-numeric', 'non-finite', 'bad-label', 'refused-by-model', 'unknown-decision'];
+export const DEAD_LETTER_REASONS: readonly DeadLetterReason[] = ['oversize', 'empty', 'bad-json', 'bad-shape', 'wrong-width', 'non-numeric', 'non-finite', 'bad-label', 'refused-by-model', 'non-finite-result', 'unknown-decision'];

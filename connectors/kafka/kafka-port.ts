@@ -85,6 +85,8 @@ export interface AdminPort {
   connect(): Promise<void>;
   disconnect(): Promise<void>;
   listTopics(): Promise<string[]>;
+  /** The cluster's brokers (to choose a replication factor). */
+  describeCluster(): Promise<{ brokers: { nodeId: number; host: string; port: number }[] }>;
   createTopics(options: {
     topics: { topic: string; numPartitions?: number; replicationFactor?: number; configEntries?: { name: string; value: string }[] }[];
     waitForLeaders?: boolean;

@@ -3,9 +3,10 @@ import { VbstreamError } from '../../src/core/vbstream-error.js';
 import { ensureTopic } from './ensure-topic.js';
 import type { AdminPort, ConsumerPort, KafkaPort, ProducerPort } from './kafka-port.js';
 import type { SnapshotStore } from './snapshot-store.js';
+import type { TopicDurability } from './topic-durability.js';
 
 /**
- * A {@link SnapshotStore} on a compacted Kafka topic (one partition, `cleanup.policy=compact`), keyed
+ * A {@link SnapshotStore} on a compacted Kafka topic (one partition by default, `cleanup.policy=compact`), keyed
  * by snapshot key (`model/partition`). `save` produces with acks from all in-sync replicas through
  * an idempotent producer and resolves once the broker has acknowledged. A reader (its own
  * consumer group, never committing) tails the topic from the beginning into a key → bytes map;
@@ -14,7 +15,8 @@ import type { SnapshotStore } from './snapshot-store.js';
  */
 export class KafkaSnapshotStore implements SnapshotStore {
   private readonly values = new Map<string, Uint8Array>();
-  private position = 0;
+  /** The reader's position per partition (the offset after the last record read). */
+  private readonly positions = new Map<number, number>();
   private waiters: (() => void)[] = [];
   private failure: Error | undefined;
 
@@ -26,13 +28,16 @@ export class KafkaSnapshotStore implements SnapshotStore {
     private readonly timeoutMs: number,
   ) {}
 
-  /** Creates the topic if needed, connects the producer and starts the reader. */
-  static async open(port: KafkaPort, options: { topic: string; timeoutMs?: number }): Promise<KafkaSnapshotStore> {
+  /**
+   * Creates the topic if needed (compacted; `partitions` default 1, the durability of
+   * {@link TopicDurability}, and any further topic `config`), connects the producer and starts the reader.
+   */
+  static async open(port: KafkaPort, options: { topic: string; timeoutMs?: number; partitions?: number; config?: { readonly [name: string]: string } } & TopicDurability): Promise<KafkaSnapshotStore> {
     const admin = port.admin();
     await admin.connect();
     await ensureTopic(admin, options.topic, {
-      partitions: 1,
-      config: { 'cleanup.policy': 'compact', 'min.cleanable.dirty.ratio': '0.1', 'segment.ms': '600000', 'max.message.bytes': '16777216' },
+      partitions: options.partitions ?? 1, replicationFactor: options.replicationFactor, minInsyncReplicas: options.minInsyncReplicas,
+      config: { 'cleanup.policy': 'compact', 'min.cleanable.dirty.ratio': '0.1', 'segment.ms': '600000', 'max.message.bytes': '16777216', ...options.config },
     });
     const producer = port.producer({ idempotent: true, maxInFlightRequests: 1 });
     await producer.connect();
@@ -52,7 +57,7 @@ export class KafkaSnapshotStore implements SnapshotStore {
           if (message.value === null) store.values.delete(key);
           else store.values.set(key, new Uint8Array(message.value));
         }
-        store.advance(Number(batch.lastOffset()) + 1);
+        store.advance(batch.partition, Number(batch.lastOffset()) + 1);
       },
     });
     return store;
@@ -81,13 +86,14 @@ export class KafkaSnapshotStore implements SnapshotStore {
   }
 
   private async catchUp(): Promise<void> {
-    const [end] = await this.admin.fetchTopicOffsets(this.topic);
-    const target = Number(end.high);
+    const ends = (await this.admin.fetchTopicOffsets(this.topic)).map(({ partition, high, low }) => ({ partition, high: Number(high), low: Number(low) }));
+    const behind = () => ends.filter(({ partition, high, low }) => high > low && (this.positions.get(partition) ?? 0) < high);
     const deadline = Date.now() + this.timeoutMs;
-    while (this.position < target) {
+    while (behind().length > 0) {
       if (this.failure !== undefined) throw this.failure;
       if (Date.now() > deadline) {
-        throw new VbstreamError('io', `snapshot reader did not reach offset ${target} within ${this.timeoutMs} ms (at ${this.position})`, { source: this.topic }, true);
+        const where = behind().map(({ partition, high }) => `partition ${partition} at ${this.positions.get(partition) ?? 0} of ${high}`).join(', ');
+        throw new VbstreamError('io', `snapshot reader did not catch up within ${this.timeoutMs} ms (${where})`, { source: this.topic }, true);
       }
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, 200);
@@ -96,8 +102,8 @@ export class KafkaSnapshotStore implements SnapshotStore {
     }
   }
 
-  private advance(next: number): void {
-    if (next > this.position) this.position = next;
+  private advance(partition: number, next: number): void {
+    if (next > (this.positions.get(partition) ?? 0)) this.positions.set(partition, next);
     const waiters = this.waiters;
     this.waiters = [];
     for (const wake of waiters) wake();
@@ -105,6 +111,8 @@ export class KafkaSnapshotStore implements SnapshotStore {
 
   private fail(error: Error): void {
     this.failure = error;
-    this.advance(this.position);
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const wake of waiters) wake();
   }
 }

@@ -1,26 +1,29 @@
 import { ModelMonitor } from '../../monitoring/model-monitor.js';
 import type { PipelineMetrics } from '../../monitoring/pipeline-metrics.js';
 import type { Readiness } from '../../monitoring/readiness.js';
-import { BackpressureValve } from '../../operators/backpressure-valve.js';
-import { encodeSnapshotEvent } from '../../operators/encode-snapshot-event.js';
+import type { BadRecord } from '../../operators/bad-record.js';
 import { InProcessLearner } from '../../operators/in-process-learner.js';
 import type { Learner } from '../../operators/learner.js';
+import type { UpdateEvent } from '../../operators/update-event.js';
 import { WorkerLearner } from '../../operators/worker/worker-learner.js';
-import { decodeSnapshot } from '../../src/core/decode-snapshot.js';
-import type { FamilyDescriptor } from '../../src/core/family-descriptor.js';
 import type { JsonValue, ModelSnapshot } from '../../src/core/model-snapshot.js';
 import { optionChecks } from '../../src/core/option-checks.js';
-import { SnapshotError } from '../../src/core/snapshot-error.js';
+import type { RuntimeFamily } from '../../src/core/family.js';
+import { VbstreamError } from '../../src/core/vbstream-error.js';
 import { getFamily } from '../../src/registry.js';
+import { decodeChunk } from './decode-chunk.js';
 import type { DeadLetterReason } from './dead-letter-reason.js';
-import { DeadLetterSink } from './dead-letter-sink.js';
+import { DeadLetterSink, type DeadLetterSinkOptions } from './dead-letter-sink.js';
 import { ensureTopic } from './ensure-topic.js';
+import { KafkaCheckpointer } from './kafka-checkpointer.js';
 import type { KafkaPort, PortMessage, ProducerPort } from './kafka-port.js';
 import { KafkaSource, type SourceBatch } from './kafka-source.js';
 import type { LearnerEvent } from './learner-event.js';
+import { PartitionRun } from './partition-run.js';
 import { RecordDecoder, type RecordSchema } from './record-decoder.js';
-import { snapshotKey } from './snapshot-key.js';
+import { restorePartition } from './restore-partition.js';
 import type { SnapshotStore } from './snapshot-store.js';
+import type { TopicDurability } from './topic-durability.js';
 
 /** Options of {@link PartitionedLearner}. */
 export interface PartitionedLearnerOptions {
@@ -35,6 +38,8 @@ export interface PartitionedLearnerOptions {
   readonly schema: Omit<RecordSchema, 'task' | 'requireLabel'>;
   /** Records per partition between snapshots; default 10,000. A caught-up partition is snapshotted too. */
   readonly snapshotEvery?: number;
+  /** Also snapshot a partition every this many ms when records passed since its last snapshot (default: no timer). */
+  readonly snapshotEveryMs?: number;
   /** Consumer-group session timeout: how long a crashed member holds its partitions; default 30 s. */
   readonly sessionTimeoutMs?: number;
   /** Records per learn call (and per heartbeat); default 1,000. */
@@ -45,6 +50,12 @@ export interface PartitionedLearnerOptions {
   readonly queueCapacity?: number;
   /** Score each record before learning it (prequential log-loss and Brier in the metrics); default false. */
   readonly evaluate?: boolean;
+  /** How dead letters are cut to the broker's limits (see `DeadLetterSink`). */
+  readonly deadLetters?: Omit<DeadLetterSinkOptions, 'topicOf'>;
+  /** Replication of the dead-letter topic when this learner creates it (default min(3, brokers), min.insync.replicas one less). */
+  readonly topics?: TopicDurability;
+  /** Longest a dead-letter flush or a snapshot save may take before the service stops with an error; default 60,000 ms. */
+  readonly writeTimeoutMs?: number;
   /** Where the learner's metrics go: records by status, latency, posterior, snapshots, dead letters, consumer lag, queue depth. */
   readonly metrics?: PipelineMetrics;
   /** Conditions `model-restored` (every assigned partition restored) and `source-consuming` are kept current when given. */
@@ -52,92 +63,95 @@ export interface PartitionedLearnerOptions {
   readonly onEvent?: (event: LearnerEvent) => void;
 }
 
-interface PartitionState {
-  readonly learner: Learner;
-  readonly generation: number;
-  readonly valve: BackpressureValve;
-  /** Ends the model's worker (after its queued work) and stops applying its metric deltas. */
-  readonly close: () => Promise<void>;
-  /** False once the partition is revoked or restored again: its valve no longer pauses or resumes. */
-  live: boolean;
-  /** Offset of the next record to send to the model; null until the first record of a fresh partition. */
-  nextOffset: number | null;
-  snapshotOffset: number | null;
-  sinceSnapshot: number;
-  /** Whether the first batch after the restore has been checked against `nextOffset`. */
-  positioned: boolean;
-  /** The offset the consumer was last told to seek to. */
-  soughtTo: number | null;
-  highWatermark: number;
-  /** Records the model holds after the latest learn call sent (calls are answered in order). */
-  last: Promise<number>;
-  /** The first learn call that failed: nothing after it is snapshotted or committed. */
-  failure?: unknown;
-}
+/** How often owed commits (a durable snapshot whose offset the group refused during a rebalance) are retried, ms. */
+const COMMIT_RETRY_MS = 2_000;
 
 /**
- * One model per assigned partition of a topic, fed by a consumer group, with exactly-once
- * posterior state. Each partition's model runs through the runtime's `Learner`: in its own worker
- * thread by default (so heartbeats and `/metrics` stay responsive), or in this thread. Records are
- * decoded (bad ones to the dead-letter topic), sent to the model in offset order in chunks without
- * waiting for each update, and resolved; a per-partition {@link BackpressureValve} pauses the
- * partition when its queued records reach `queueCapacity` and resumes it when they drain. Every
- * `snapshotEvery` records, when a partition catches up with its end, and at shutdown, the learner
- * asks the model for its state (answered after every chunk sent before), flushes dead letters,
- * writes the snapshot (with the next offset in its `meta`) to the store and waits until it is
- * durable, and only then commits that offset. After every group join each assigned partition is
- * restored from its latest snapshot and the consumer seeks to the offset stored in it; records below
- * that offset are skipped. So a crash at any point neither loses a record nor counts one twice.
+ * One model per assigned partition of a topic, fed by a consumer group, with exactly-once posterior
+ * state, on the same runtime as a file pipeline. Three parts, along the consumer's own roles:
+ * - assignments: after every group join each assigned partition is restored from its latest
+ *   snapshot (checked against the configured family and dimension: a snapshot that does not fit
+ *   stops the service with a `SnapshotError` before any offset moves) into a {@link PartitionRun}
+ *   — learn → snapshots → checkpoint — with its model in a worker thread (default) or in this thread;
+ *   revoked partitions are retired;
+ * - the consume loop: each fetched batch is decoded in chunks (bad records to the dead-letter topic,
+ *   with their reason), records below the restored offset skipped, the first batch after a restore
+ *   sought to it; chunks are fed without waiting for the model, behind a per-partition
+ *   backpressure valve on the consumer's pause/resume; every `snapshotEvery` records and when a
+ *   partition reaches its end, a snapshot is asked for and awaited;
+ * - checkpointing ({@link KafkaCheckpointer}): dead letters flushed, snapshot durable, offset
+ *   committed; commits refused during a rebalance are retried.
+ * A crash at any point neither loses a record nor counts one twice. Any failure of a partition's
+ * pipeline (a model, the snapshot store, the dead-letter producer) calls `onFatal`.
  */
 export class PartitionedLearner {
-  private readonly descriptor: FamilyDescriptor;
+  private readonly family: RuntimeFamily;
   private readonly decoder: RecordDecoder;
   private readonly snapshotEvery: number;
   private readonly chunkSize: number;
   private readonly queueCapacity: number;
-  private readonly states = new Map<number, PartitionState>();
-  private readonly restoring = new Map<number, { generation: number; state: Promise<PartitionState> }>();
+  private readonly writeTimeoutMs: number;
+  private readonly runs = new Map<number, PartitionRun>();
+  private readonly restoring = new Map<number, { generation: number; run: Promise<PartitionRun> }>();
   private readonly x: Float64Array;
   private readonly y: Float64Array;
+  private readonly w: Float64Array;
   private source: KafkaSource | undefined;
   private producer: ProducerPort | undefined;
   private deadLetters: DeadLetterSink | undefined;
   private inflight: Promise<void> = Promise.resolve();
+  private commitTimer: NodeJS.Timeout | undefined;
+  private fatal: ((error: Error) => void) | undefined;
+  private failure: Error | undefined;
   private stopping = false;
   private applied = 0;
-  private queued = 0;
 
   constructor(private readonly port: KafkaPort, private readonly store: SnapshotStore, readonly options: PartitionedLearnerOptions) {
-    this.descriptor = getFamily(options.family);
-    this.decoder = new RecordDecoder({ ...options.schema, task: this.descriptor.task });
+    this.family = getFamily(options.family);
+    this.decoder = new RecordDecoder({ ...options.schema, task: this.family.task });
     this.snapshotEvery = optionChecks.positiveInteger('snapshotEvery', options.snapshotEvery, 10_000);
+    if (options.snapshotEveryMs !== undefined) optionChecks.positive('snapshotEveryMs', options.snapshotEveryMs, Number.NaN);
     this.chunkSize = optionChecks.positiveInteger('chunkSize', options.chunkSize, 1_000);
     this.queueCapacity = optionChecks.positiveInteger('queueCapacity', options.queueCapacity, 20_000);
+    this.writeTimeoutMs = optionChecks.positive('writeTimeoutMs', options.writeTimeoutMs, 60_000);
     this.x = new Float64Array(this.chunkSize * options.schema.dim);
     this.y = new Float64Array(this.chunkSize);
-    this.descriptor.create(options.schema.dim, options.familyOptions); // fails fast on bad options
+    this.w = new Float64Array(this.chunkSize);
+    this.family.create(options.schema.dim, options.familyOptions); // fails fast on bad options
     options.readiness?.require('model-restored');
     options.readiness?.require('source-consuming');
   }
 
-  /** Creates the dead-letter topic if needed, joins the group and starts learning. `onFatal` hears a crash of the consumer. */
+  /** Creates the dead-letter topic if needed, joins the group and starts learning. `onFatal` hears a crash of the consumer or a failed pipeline. */
   async start(onFatal: (error: Error) => void): Promise<void> {
+    this.fatal = onFatal;
     const admin = this.port.admin();
     await admin.connect();
-    const partitions = (await admin.fetchTopicOffsets(this.options.topic)).length;
-    await ensureTopic(admin, `${this.options.topic}.dlq`, { partitions });
-    await admin.disconnect();
+    try {
+      const partitions = (await admin.fetchTopicOffsets(this.options.topic)).length;
+      await ensureTopic(admin, `${this.options.topic}.dlq`, { partitions, ...this.options.topics });
+    } finally {
+      await admin.disconnect();
+    }
     this.producer = this.port.producer({ idempotent: true, maxInFlightRequests: 1 });
     await this.producer.connect();
-    this.deadLetters = new DeadLetterSink(this.producer);
+    this.deadLetters = new DeadLetterSink(this.producer, this.options.deadLetters);
     const source = new KafkaSource(this.port, { topic: this.options.topic, groupId: this.options.groupId, sessionTimeoutMs: this.options.sessionTimeoutMs });
     this.source = source;
     source.onAssignment((assigned, generation) => this.assigned(assigned, generation));
     await source.start((batch) => {
-      const work = this.stopping ? Promise.resolve() : this.handle(batch);
+      // vbstream's own non-retriable errors (a snapshot that does not fit the model) stop the
+      // service; the rest (a rebalance under way, a snapshot store that timed out) go back to the
+      // consumer, which rejoins or fetches the batch again (and reports a crash it cannot recover).
+      const work = this.stopping || this.failure !== undefined ? Promise.resolve() : this.consume(batch).catch((error: unknown) => {
+        if (error instanceof VbstreamError && !error.retriable) this.fail(error);
+        else if (!this.stopping) throw error;
+      });
       this.inflight = work.catch(() => undefined);
       return work;
-    }, onFatal);
+    }, (error) => this.fail(error));
+    this.commitTimer = setInterval(() => { for (const run of this.runs.values()) void run.checkpointer.commitOwed(); }, COMMIT_RETRY_MS);
+    this.commitTimer.unref();
     this.options.readiness?.set('source-consuming');
   }
 
@@ -153,7 +167,9 @@ export class PartitionedLearner {
 
   /** Records sent to the models and not yet learned, over every partition. */
   get queueDepth(): number {
-    return this.queued;
+    let depth = 0;
+    for (const run of this.runs.values()) depth += run.valve.depth;
+    return depth;
   }
 
   /** Dead letters by reason. */
@@ -164,185 +180,98 @@ export class PartitionedLearner {
   /** Per owned partition: the next offset to send, the records behind it (end − next), the records queued for its model and how often backpressure paused it. */
   partitions(): Map<number, { nextOffset: number | null; lag: number; queued: number; pauses: number }> {
     const status = new Map<number, { nextOffset: number | null; lag: number; queued: number; pauses: number }>();
-    for (const [p, s] of this.states) status.set(p, { nextOffset: s.nextOffset, lag: Math.max(0, s.highWatermark - (s.nextOffset ?? 0)), queued: s.valve.depth, pauses: s.valve.pauses });
+    for (const [p, run] of this.runs) status.set(p, { nextOffset: run.nextOffset, lag: Math.max(0, run.highWatermark - (run.nextOffset ?? 0)), queued: run.valve.depth, pauses: run.valve.pauses });
     return status;
   }
 
-  /** Stops fetching, snapshots and commits every partition with unsaved records, leaves the group and ends the models' workers. */
+  /**
+   * Stops fetching, lets every partition learn what it was sent, snapshots and commits each (a
+   * final snapshot where records passed since the last, owed commits otherwise), leaves the group
+   * and ends the models' workers. Rejects with the first failure if a pipeline failed.
+   */
   async stop(): Promise<void> {
     const source = this.source;
     if (source === undefined || this.stopping) return;
     this.stopping = true;
+    clearInterval(this.commitTimer);
     this.options.readiness?.set('source-consuming', false);
     await this.inflight;
-    await Promise.allSettled([...this.restoring.values()].map((r) => r.state));
-    for (const [p, state] of this.states) {
-      if (state.generation === source.generation && state.failure === undefined && state.nextOffset !== state.snapshotOffset) await this.checkpoint(p, state, source);
-    }
+    await Promise.allSettled([...this.restoring.values()].map((r) => r.run));
+    const current = [...this.runs.values()].filter((run) => run.generation === source.generation && run.failure === undefined);
+    const finished = await Promise.allSettled(current.map(async (run) => {
+      await run.finish();
+      await run.checkpointer.commitOwed();
+    }));
     await source.stop();
-    for (const state of this.states.values()) await this.retire(state);
-    this.states.clear();
+    await Promise.allSettled([...this.runs.values()].map((run) => run.retire()));
+    this.runs.clear();
     await this.producer?.disconnect();
+    const failed = finished.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
+  }
+
+  private fail(error: unknown): void {
+    if (this.failure !== undefined) return;
+    this.failure = error instanceof Error ? error : new Error(String(error));
+    this.fatal?.(this.failure);
   }
 
   /** After a group join: retires revoked partitions and restores every assigned one. */
   private assigned(partitions: readonly number[], generation: number): void {
-    for (const [p, state] of [...this.states]) {
+    for (const [p, run] of [...this.runs]) {
       if (!partitions.includes(p)) {
-        this.states.delete(p);
-        void this.retire(state);
+        this.runs.delete(p);
+        void run.retire();
       }
     }
     this.options.onEvent?.({ type: 'assigned', partitions, generation });
     const { readiness } = this.options;
     readiness?.set('model-restored', false);
-    Promise.all(partitions.map((p) => this.stateOf(p, generation))).then(
+    Promise.all(partitions.map((p) => this.runOf(p, generation))).then(
       () => { if (this.source?.generation === generation) readiness?.set('model-restored'); },
-      () => undefined, // the failed restore is retried, and reported, by the partition's next batch
+      () => undefined, // reported by the partition's next batch (fatal, or retried when retriable)
     );
   }
 
-  private stateOf(p: number, generation: number): Promise<PartitionState> {
+  private runOf(p: number, generation: number): Promise<PartitionRun> {
     const current = this.restoring.get(p);
-    if (current !== undefined && current.generation === generation) return current.state;
-    const state = this.restore(p, generation);
-    const entry = { generation, state };
+    if (current !== undefined && current.generation === generation) return current.run;
+    const run = this.restore(p, generation);
+    const entry = { generation, run };
     this.restoring.set(p, entry);
-    state.catch(() => { if (this.restoring.get(p) === entry) this.restoring.delete(p); });
-    return state;
+    run.catch(() => { if (this.restoring.get(p) === entry) this.restoring.delete(p); });
+    return run;
   }
 
-  private async retire(state: PartitionState): Promise<void> {
-    state.live = false;
-    await state.close();
-  }
-
-  private async handle(batch: SourceBatch): Promise<void> {
+  private async restore(p: number, generation: number): Promise<PartitionRun> {
+    const { topic, model, family, schema } = this.options;
+    const restored = await restorePartition(this.store, { topic, partition: p, model, family, dim: schema.dim });
+    const { learner, close } = await this.openLearner(p, restored?.snapshot);
     const source = this.source as KafkaSource;
-    const p = batch.partition;
-    const state = await this.stateOf(p, batch.generation);
-    if (state.failure !== undefined) throw state.failure;
-    state.highWatermark = batch.highWatermark;
-    const messages = batch.messages;
-    const first = Number(messages[0].offset);
-    const next = state.nextOffset;
-    // The first batch after a restore starts where the snapshot ends; a later one past the next
-    // offset (fetched before a pause cut the previous one short) is fetched again from there, once:
-    // a gap that remains is the topic's (compaction). Records below the next offset are skipped.
-    if (next !== null && state.soughtTo !== next && (state.positioned ? first > next : first !== next)) {
-      state.positioned = true;
-      state.soughtTo = next;
-      source.seek(p, next);
-      return;
-    }
-    state.positioned = true;
-    const d = this.options.schema.dim;
-    const sink = this.deadLetters as DeadLetterSink;
-    const { metrics } = this.options;
-    let i = 0;
-    while (i < messages.length && batch.active()) {
-      const end = Math.min(messages.length, i + this.chunkSize);
-      const good: PortMessage[] = [];
-      let consumed = 0;
-      for (; i < end; i++) {
-        const message = messages[i];
-        const offset = Number(message.offset);
-        if (state.nextOffset !== null && offset < state.nextOffset) continue;
-        const label = this.decoder.decode(message.value, this.x, good.length * d);
-        if (label === undefined) {
-          const { reason, detail } = this.decoder.failure;
-          this.deadLetter(p, reason);
-          sink.add({ reason, detail, topic: batch.topic, partition: p, offset: message.offset, key: message.key, value: message.value });
-        } else {
-          this.y[good.length] = label;
-          good.push(message);
-        }
-        consumed++;
-        state.nextOffset = offset + 1;
-      }
-      if (good.length > 0) this.send(state, p, batch.topic, good);
-      state.sinceSnapshot += consumed;
-      batch.resolve(messages[i - 1].offset);
-      metrics?.setConsumerLag(batch.topic, p, Math.max(0, batch.highWatermark - (state.nextOffset ?? 0)));
-      if (state.sinceSnapshot >= this.snapshotEvery) await this.checkpoint(p, state, source);
-      await batch.heartbeat();
-      await new Promise<void>((resume) => setImmediate(resume)); // let timers and I/O run between chunks
-    }
-    if (state.nextOffset !== null && state.nextOffset >= batch.highWatermark && state.nextOffset !== state.snapshotOffset && batch.active()) {
-      await this.checkpoint(p, state, source);
-    }
-  }
-
-  /** Sends the decoded chunk (`good`, in `this.x` / `this.y`) to the partition's model without waiting for it. */
-  private send(state: PartitionState, p: number, topic: string, good: readonly PortMessage[]): void {
-    const n = good.length;
-    const d = this.options.schema.dim;
-    const batch = { x: this.x.slice(0, n * d), y: this.y.slice(0, n), n, d };
-    const rows = Float64Array.from(good, (m) => Number(m.offset));
-    this.enqueued(state, n);
-    state.last = new Promise<Awaited<ReturnType<Learner['learn']>>>((resolve) => resolve(state.learner.learn(batch, rows, this.options.evaluate ?? false))).then(
-      (outcome) => {
-        for (const { index, error } of outcome.rejected) {
-          const message = good[index];
-          this.deadLetter(p, 'refused-by-model');
-          this.deadLetters?.add({ reason: 'refused-by-model', detail: error.message, topic, partition: p, offset: message.offset, key: message.key, value: message.value });
-        }
-        this.applied += n - outcome.rejected.length;
-        return outcome.recordsSeen;
-      },
-      (error: unknown) => {
-        state.failure ??= error;
-        return Number.NaN;
-      },
-    ).finally(() => this.enqueued(state, -n));
-  }
-
-  private enqueued(state: PartitionState, records: number): void {
-    this.queued += records;
-    if (records > 0) state.valve.enter(records);
-    else state.valve.leave(-records);
-    this.options.metrics?.setQueueDepth(this.queued);
-  }
-
-  private deadLetter(p: number, reason: DeadLetterReason): void {
-    const { metrics } = this.options;
-    if (metrics === undefined) return;
-    metrics.recordDeadLetter(reason);
-    metrics.model(this.options.family, String(p)).recordRejected(reason);
-  }
-
-  private async restore(p: number, generation: number): Promise<PartitionState> {
-    const bytes = await this.store.latest(snapshotKey(this.options.model, p));
-    let snapshot: ModelSnapshot | undefined;
-    let nextOffset: number | null = null;
-    if (bytes !== undefined) {
-      const decoded = decodeSnapshot(bytes);
-      const { meta } = decoded;
-      if (meta.topic !== this.options.topic || meta.partition !== p || typeof meta.nextOffset !== 'number') {
-        throw new SnapshotError(`snapshot under ${snapshotKey(this.options.model, p)} is not of ${this.options.topic} partition ${p}`, { source: this.options.topic, field: 'meta', value: meta });
-      }
-      snapshot = decoded.snapshot;
-      nextOffset = meta.nextOffset;
-    }
-    const { learner, close } = await this.openLearner(p, snapshot);
-    const source = this.source as KafkaSource;
-    const state: PartitionState = {
-      learner, close, generation, live: true, nextOffset, snapshotOffset: nextOffset, sinceSnapshot: 0, positioned: false, soughtTo: null, highWatermark: 0, last: Promise.resolve(learner.recordsSeen),
-      valve: new BackpressureValve({
-        pause: () => { if (state.live) source.pause([p]); },
-        resume: () => { if (state.live) source.resume([p]); },
-      }, this.queueCapacity),
-    };
+    const nextOffset = restored?.nextOffset ?? null;
+    const run = new PartitionRun({
+      partition: p, generation, learner, close, nextOffset, queueCapacity: this.queueCapacity, evaluate: this.options.evaluate ?? false, everyMs: this.options.snapshotEveryMs,
+      source: { pause: () => source.pause([p]), resume: () => source.resume([p]) },
+      checkpointer: new KafkaCheckpointer({
+        topic, partition: p, model, family, store: this.store, deadLetters: this.deadLetters as DeadLetterSink, timeoutMs: this.writeTimeoutMs,
+        commit: (offset) => source.commit(p, offset), owned: () => source.generation === generation && source.assigned.includes(p),
+        onEvent: this.options.onEvent,
+      }, nextOffset),
+      checkpointed: (checkpoint) => this.options.metrics?.model(family, String(p)).recordSnapshot(checkpoint.bytes),
+      refused: (bad) => this.refused(p, bad),
+      updated: (event) => this.updated(event),
+      failed: (error) => this.fail(error),
+    });
     if (this.restoring.get(p)?.generation !== generation || this.stopping) {
-      await close(); // superseded by a newer join while restoring
-      return state;
+      await run.retire(); // superseded by a newer join while restoring
+      return run;
     }
-    const previous = this.states.get(p);
-    this.states.set(p, state);
-    if (previous !== undefined) void this.retire(previous);
+    const previous = this.runs.get(p);
+    this.runs.set(p, run);
+    if (previous !== undefined) void previous.retire();
     if (source.isPaused(p)) source.resume([p]); // paused by the previous owner's valve
-    this.options.onEvent?.({ type: 'restored', partition: p, nextOffset, records: learner.recordsSeen, fromSnapshot: bytes !== undefined });
-    return state;
+    this.options.onEvent?.({ type: 'restored', partition: p, nextOffset, records: learner.recordsSeen, fromSnapshot: restored !== undefined });
+    return run;
   }
 
   /** The partition's model, fresh or from `snapshot`, in a worker or in this thread, recording metrics when asked to. */
@@ -357,29 +286,74 @@ export class PartitionedLearner {
       const detach = metrics?.attach(learner.messages);
       return { learner, close: async () => { await learner.close(); detach?.(); } };
     }
-    const model = snapshot === undefined ? this.descriptor.create(schema.dim, familyOptions) : this.descriptor.restore(snapshot);
+    const model = snapshot === undefined ? this.family.create(schema.dim, familyOptions) : this.family.restore(snapshot);
     const learner = new InProcessLearner(model, metrics === undefined ? undefined : new ModelMonitor(metrics.model(family, partition)));
     return { learner, close: async () => undefined };
   }
 
-  private async checkpoint(p: number, state: PartitionState, source: KafkaSource): Promise<void> {
-    const nextOffset = state.nextOffset as number;
-    // The snapshot request queues behind every chunk sent so far, so it holds exactly the records below nextOffset.
-    const [records, snapshot] = await Promise.all([state.last, state.learner.snapshot()]);
-    if (state.failure !== undefined) throw state.failure;
-    await (this.deadLetters as DeadLetterSink).flush();
-    const { topic, model, family } = this.options;
-    const bytes = encodeSnapshotEvent(
-      { snapshot, recordsSeen: records, positions: { [`${topic}/${p}`]: nextOffset }, createdAt: new Date().toISOString(), reason: 'records' },
-      { topic, partition: p, nextOffset, records, model, family },
-    );
-    this.options.onEvent?.({ type: 'snapshot-writing', partition: p, nextOffset, records });
-    await this.store.save(snapshotKey(model, p), bytes);
-    state.snapshotOffset = nextOffset;
-    state.sinceSnapshot = 0;
-    this.options.metrics?.model(family, String(p)).recordSnapshot(bytes.byteLength);
-    this.options.onEvent?.({ type: 'snapshot-durable', partition: p, nextOffset, records });
-    await source.commit(p, nextOffset);
-    this.options.onEvent?.({ type: 'committed', partition: p, nextOffset, records });
+  /** A record the model refused: to the dead-letter topic, as `non-finite-result` when it could not be learned finitely. */
+  private refused(p: number, bad: BadRecord): void {
+    const message = bad.record as PortMessage;
+    const reason: DeadLetterReason = bad.error instanceof VbstreamError && bad.error.kind === 'numerical' ? 'non-finite-result' : 'refused-by-model';
+    this.deadLetter(p, reason);
+    this.deadLetters?.add({ reason, detail: bad.reason, topic: this.options.topic, partition: p, offset: message.offset, key: message.key, value: message.value });
+  }
+
+  private updated(event: UpdateEvent): void {
+    this.applied += event.labels.length;
+    this.options.metrics?.setQueueDepth(this.queueDepth);
+  }
+
+  private deadLetter(p: number, reason: DeadLetterReason): void {
+    const { metrics } = this.options;
+    if (metrics === undefined) return;
+    metrics.recordDeadLetter(reason);
+    metrics.model(this.options.family, String(p)).recordRejected(reason);
+  }
+
+  /** The consume loop for one fetched batch of one partition. */
+  private async consume(batch: SourceBatch): Promise<void> {
+    const source = this.source as KafkaSource;
+    const p = batch.partition;
+    const run = await this.runOf(p, batch.generation);
+    if (run.failure !== undefined || !run.live) return;
+    run.highWatermark = batch.highWatermark;
+    const messages = batch.messages;
+    const first = Number(messages[0].offset);
+    const next = run.nextOffset;
+    // The first batch after a restore starts where the snapshot ends; a later one past the next
+    // offset (fetched before a pause cut the previous one short) is fetched again from there, once:
+    // a gap that remains is the topic's (compaction). Records below the next offset are skipped.
+    if (next !== null && run.soughtTo !== next && (run.positioned ? first > next : first !== next)) {
+      run.positioned = true;
+      run.soughtTo = next;
+      source.seek(p, next);
+      return;
+    }
+    run.positioned = true;
+    const sink = this.deadLetters as DeadLetterSink;
+    const { metrics } = this.options;
+    let i = 0;
+    while (i < messages.length && batch.active() && run.live && run.failure === undefined) {
+      const end = Math.min(messages.length, i + this.chunkSize);
+      const chunk = decodeChunk(messages, i, end, run.nextOffset, {
+        topic: batch.topic, partition: p, dim: this.options.schema.dim, decoder: this.decoder, x: this.x, y: this.y, weights: this.options.schema.weight === undefined ? undefined : this.w,
+        bad: (message, reason, detail) => {
+          this.deadLetter(p, reason);
+          sink.add({ reason, detail, topic: batch.topic, partition: p, offset: message.offset, key: message.key, value: message.value });
+        },
+      });
+      i = end;
+      if (chunk.consumed > 0) {
+        run.nextOffset = chunk.nextOffset;
+        run.push(chunk.chunk);
+      }
+      batch.resolve(messages[end - 1].offset);
+      metrics?.setConsumerLag(batch.topic, p, Math.max(0, batch.highWatermark - (run.nextOffset ?? 0)));
+      if (run.sinceRequest >= this.snapshotEvery) await run.snapshot('records');
+      await batch.heartbeat();
+      await new Promise<void>((resume) => setImmediate(resume)); // let timers and I/O run between chunks
+    }
+    if (run.nextOffset !== null && run.nextOffset >= batch.highWatermark && run.sinceRequest > 0 && run.live) await run.snapshot('caught-up');
   }
 }

@@ -11,5 +11,9 @@ export async function readGlobalPosterior(store: SnapshotStore, model: string): 
   const { snapshot, meta } = decodeSnapshot(bytes);
   const offsets = typeof meta.offsets === 'object' && meta.offsets !== null && !Array.isArray(meta.offsets) ? meta.offsets as { [p: string]: number } : {};
   const restored = getFamily(snapshot.family).restore(snapshot);
-  return { model: restored, offsets, records: restored.recordsSeen, version: typeof meta.version === 'string' ? meta.version : '' };
+  const partitions = Array.isArray(meta.partitions) ? meta.partitions.filter((p): p is number => typeof p === 'number') : Object.keys(offsets).map(Number);
+  const skipped = Array.isArray(meta.skipped)
+    ? meta.skipped.flatMap((s) => (typeof s === 'object' && s !== null && !Array.isArray(s) && typeof s.partition === 'number' && typeof s.reason === 'string' ? [{ partition: s.partition, reason: s.reason }] : []))
+    : [];
+  return { model: restored, offsets, partitions, skipped, records: restored.recordsSeen, version: typeof meta.version === 'string' ? meta.version : '' };
 }

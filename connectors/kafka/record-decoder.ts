@@ -15,6 +15,8 @@ export interface RecordSchema {
   readonly features?: readonly string[];
   /** Label field; default `"y"`. */
   readonly label?: string;
+  /** Field holding each record's likelihood weight (finite, non-negative; default 1 when absent); none by default. */
+  readonly weight?: string;
   /** What the label must be: any finite number, 0/1/−1, or a non-negative integer. */
   readonly task: FamilyDescriptor['task'];
   /** Largest accepted value in bytes; default 64 KiB. */
@@ -38,6 +40,8 @@ export interface DecodeFailure {
 export class RecordDecoder {
   /** Set by a failed `decode`: why, and a detail naming the field and value. */
   failure: DecodeFailure = { reason: 'empty', detail: '' };
+  /** Set by a successful `decode`: the record's weight (1 without a weight field). */
+  weight = 1;
   private readonly labelField: string;
   private readonly maxBytes: number;
 
@@ -81,6 +85,14 @@ export class RecordDecoder {
         if (!(names[j] in record)) return this.fail('bad-shape', `feature field ${names[j]} is missing`);
         if (!this.feature(record[names[j]], names[j], x, offset + j)) return undefined;
       }
+    }
+    const weightField = this.schema.weight;
+    if (weightField === undefined) this.weight = 1;
+    else {
+      const w = record[weightField];
+      if (w === undefined) this.weight = 1;
+      else if (typeof w !== 'number' || !Number.isFinite(w) || w < 0) return this.fail('bad-shape', `weight ${weightField} is ${JSON.stringify(w) ?? String(w)}, not a finite non-negative number`);
+      else this.weight = w;
     }
     return this.label(record[this.labelField]);
   }

@@ -2,7 +2,7 @@ import type { Writable } from 'node:stream';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { parsePipelineConfig } from '../../cli/pipeline-config.js';
-import type { PipelineResult } from '../../cli/run-pipeline.js';
+import type { PipelineResult } from '../../cli/pipeline-result.js';
 import { runPipeline } from '../../cli/run-pipeline.js';
 
 /**

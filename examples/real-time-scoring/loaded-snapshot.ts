@@ -1,4 +1,4 @@
-import type { SnapshotEvent } from '../../operators/snapshot-event.js';
+import type { SnapshotEvent } from '../../src/core/snapshot-event.js';
 import type { OnlineModel } from '../../src/core/online-model.js';
 
 /**

@@ -13,7 +13,7 @@ import { VbstreamError } from './vbstream-error.js';
 function migrate(id: string, snapshot: ModelSnapshot, current: number, migrations: { readonly [from: number]: (s: ModelSnapshot) => ModelSnapshot } = {}): ModelSnapshot {
   if (!Number.isInteger(snapshot.version) || snapshot.version < 1) throw new SnapshotError('snapshot layout version must be a positive integer', { field: 'version', value: snapshot.version });
   if (snapshot.version > current) {
-    throw new SnapshotError(`snapshot layout version ${snapshot.version} of ${id} was written by a newer vbstream (this one reads up to ${current})`, { field: 'version', value: snapshot.version });
+    throw new SnapshotError(`${id} snapshot layout version ${snapshot.version} is not supported: it was written by a newer vbstream (this one reads up to ${current})`, { field: 'version', value: snapshot.version });
   }
   let migrated = snapshot;
   while (migrated.version < current) {

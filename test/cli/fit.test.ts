@@ -116,6 +116,16 @@ describe('vbstream fit refuses bad input, names file, row and column, and writes
     expect(existsSync(out)).toBe(false);
   });
 
+  it.each(['vb-linear', 'vb-logit-online'])('%s: a value too large for floating point (1e200) is refused with a numerical error, exit ≠ 0, nothing written (issue 14, item 4)', (model) => {
+    const input = join(work, `huge-${model}.csv`);
+    writeFileSync(input, 'x1,x2,y\n1,0.5,1\n1,1e200,0\n1,2.0,1\n');
+    const out = join(work, `never-huge-${model}.json`);
+    const run = vbstream('fit', '--model', model, '--input', input, '--out', out);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toMatch(/non-finite posterior/);
+    expect(existsSync(out)).toBe(false);
+  });
+
   it('--label chooses the label column and {0,1} labels fit like {-1,1}', () => {
     const a = join(work, 'a.csv');
     const b = join(work, 'b.csv');

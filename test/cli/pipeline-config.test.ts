@@ -9,15 +9,16 @@ import { repoRoot } from '../helpers/reference.js';
 describe('pipeline config: metrics and rate', () => {
   it('examples/pipeline.json is valid and declares its metrics endpoint; the embedded default serves on 9464', () => {
     const example = parsePipelineConfig(JSON.parse(readFileSync(join(repoRoot, 'examples/pipeline.json'), 'utf8')), 'examples/pipeline.json');
-    expect(example.metrics).toEqual({ port: 9464, pipeline: 'example' });
-    expect(parsePipelineConfig(DEFAULT_PIPELINE, 'embedded default').metrics).toEqual({ port: 9464, pipeline: 'default' });
+    expect(example.metrics).toEqual({ port: 9464, host: '127.0.0.1', pipeline: 'example' });
+    expect(parsePipelineConfig(DEFAULT_PIPELINE, 'embedded default').metrics).toEqual({ port: 9464, host: '127.0.0.1', pipeline: 'default' });
   });
 
   it('metrics: false turns the endpoint off; a port outside 0–65535 and a non-positive rate are refused with their paths', () => {
     const base = { source: { type: 'synthetic' }, model: { family: 'vb-logit-online' } };
     expect(parsePipelineConfig({ ...base, metrics: false }, 'test').metrics).toBe(false);
     expect(() => parsePipelineConfig({ ...base, metrics: { port: 70_000 } }, 'test')).toThrow(/metrics\.port: Too big/);
-    expect(() => parsePipelineConfig({ ...base, metrics: { port: 1, host: '0.0.0.0' } }, 'test')).toThrow(/Unrecognized key: "host"/);
+    expect(parsePipelineConfig({ ...base, metrics: { port: 1, host: '0.0.0.0' } }, 'test').metrics).toEqual({ port: 1, host: '0.0.0.0', pipeline: 'default' });
+    expect(() => parsePipelineConfig({ ...base, metrics: { port: 1, hots: '0.0.0.0' } }, 'test')).toThrow(/Unrecognized key: "hots"/);
     expect(() => parsePipelineConfig({ ...base, source: { type: 'synthetic', rate: 0 } }, 'test')).toThrow(ConfigError);
     expect(parsePipelineConfig({ ...base, source: { type: 'synthetic', rate: 250 } }, 'test').source).toMatchObject({ rate: 250 });
   });

@@ -1,9 +1,10 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { restoreSnapshotEvent } from '../../operators/restore-snapshot-event.js';
+import { fileFingerprint } from '../../connectors/file/file-fingerprint.js';
+import { restoreSnapshotEvent } from '../../src/restore-snapshot-event.js';
 import { repoRoot } from '../helpers/reference.js';
 
 const cli = join(repoRoot, 'dist', 'cli', 'vbstream.js');
@@ -56,7 +57,7 @@ describe('vbstream run (end to end, as a child process)', () => {
     const snapshot = latestSnapshot(join(cwd, 'snapshots'));
     expect(snapshot.path).toBe(finalPath);
     expect(snapshot.event.recordsSeen).toBe(inModel);
-    expect(snapshot.event.positions).toEqual({ synthetic: inModel });
+    expect(snapshot.event.positions).toEqual({ 'synthetic:logistic:d10:seed1': inModel });
     expect(snapshot.model.recordsSeen).toBe(inModel);
     expect(inModel).toBeGreaterThan(0);
 
@@ -65,10 +66,10 @@ describe('vbstream run (end to end, as a child process)', () => {
     expect(second.stdout).toContain(`resuming from ${finalPath} (${inModel.toLocaleString('en-US')} records`);
     const resumed = latestSnapshot(join(cwd, 'snapshots'));
     expect(resumed.event.recordsSeen).toBeGreaterThan(inModel);
-    expect(resumed.event.positions.synthetic).toBe(resumed.event.recordsSeen);
+    expect(resumed.event.positions['synthetic:logistic:d10:seed1']).toBe(resumed.event.recordsSeen);
   });
 
-  it('runs a pipeline from a config file to the end: bad rows aside, predictions and snapshots written', () => {
+  it('runs a pipeline from a config file to the end: bad rows aside, predictions and snapshots written', async () => {
     const dir = mkdtempSync(join(work, 'config-'));
     const rows = ['x1,x2,y', ...Array.from({ length: 300 }, (_, i) => `${(i % 7) / 3 - 1},${(i % 5) / 2 - 1},${i % 3 === 0 ? 1 : 0}`)];
     rows.splice(10, 0, '1,oops,1');
@@ -98,7 +99,31 @@ describe('vbstream run (end to end, as a child process)', () => {
     const path = join(dir, 'snaps', readdirSync(join(dir, 'snaps')).sort().at(-1)!);
     const { event } = restoreSnapshotEvent(new Uint8Array(readFileSync(path)), path, { family: 'vb-logit', dim: 2 });
     expect(event.recordsSeen).toBe(300);
-    expect(event.positions).toEqual({ [join(dir, 'data.csv')]: 302 });
+    expect(event.positions).toEqual({ [await fileFingerprint(join(dir, 'data.csv'))]: 302 });
+  });
+
+  it('--resume follows the data, not its path: a moved file continues where it stopped, other data is refused (issue 14, item 10)', () => {
+    const dir = mkdtempSync(join(work, 'moved-'));
+    const rows = (offset: number) => ['x1,x2,y', ...Array.from({ length: 200 }, (_, i) => `${((i + offset) % 7) / 3 - 1},${(i % 5) / 2 - 1},${i % 3 === 0 ? 1 : 0}`)].join('\n');
+    const config = (path: string) => JSON.stringify({ source: { type: 'csv', path }, model: { family: 'vb-linear' }, worker: false, metrics: false, snapshots: { dir: 'snaps' } });
+    writeFileSync(join(dir, 'a.csv'), `${rows(0)}\n`);
+    writeFileSync(join(dir, 'a.json'), config('a.csv'));
+    const first = spawnSync(process.execPath, [cli, 'run', '--config', join(dir, 'a.json')], { cwd: work, encoding: 'utf8' });
+    expect(first.status).toBe(0);
+    expect(first.stdout).toMatch(/done: 200 records/);
+    mkdirSync(join(dir, 'moved'));
+    writeFileSync(join(dir, 'moved', 'renamed.csv'), `${rows(0)}\n`);
+    writeFileSync(join(dir, 'b.json'), config('moved/renamed.csv'));
+    const moved = spawnSync(process.execPath, [cli, 'run', '--config', join(dir, 'b.json'), '--resume'], { cwd: work, encoding: 'utf8' });
+    expect(moved.stderr).toBe('');
+    expect(moved.status).toBe(0);
+    expect(moved.stdout).toMatch(/resuming from .* \(200 records/);
+    expect(moved.stdout).toMatch(/done: 0 records .* 200 in the model/);
+    writeFileSync(join(dir, 'other.csv'), `${rows(3)}\n`);
+    writeFileSync(join(dir, 'c.json'), config('other.csv'));
+    const other = spawnSync(process.execPath, [cli, 'run', '--config', join(dir, 'c.json'), '--resume'], { cwd: work, encoding: 'utf8' });
+    expect(other.status).toBe(1);
+    expect(other.stderr).toMatch(/snapshot .* was taken reading .*a\.csv \(file:[0-9a-f]{16}\), but this run reads .*other\.csv \(file:[0-9a-f]{16}\), which is other data/);
   });
 
   it('refuses an invalid config with every problem and its path, and exits 1', () => {

@@ -28,7 +28,8 @@ describe('CSV source', () => {
     const source = await openCsvSource({ path, schema: { features: ['x1', 'x2'], label: 'y', weight: 'w' }, badRecords: bad });
     expect(source.features).toEqual(['x1', 'x2']);
     const records = await lastValueFrom(source.records$.pipe(toArray()));
-    expect(records.map((r) => [Array.from(r.x), r.y, r.weight, r.row, r.position])).toEqual([[[1, 2], 1, 0.5, 1, { source: path, offset: 1 }], [[1, 5], 0, 2, 5, { source: path, offset: 5 }]]);
+    expect(source.identity).toMatch(/^file:[0-9a-f]{16}$/);
+    expect(records.map((r) => [Array.from(r.x), r.y, r.weight, r.row, r.position])).toEqual([[[1, 2], 1, 0.5, 1, { source: source.identity, offset: 1 }], [[1, 5], 0, 2, 5, { source: source.identity, offset: 5 }]]);
     expect(bad.seen.map((b) => b.reason)).toEqual([
       `not a number (line 3) (${path}, row 2, column x2, value "abc")`,
       `value is not finite (line 5) (${path}, row 3, column y, value "NaN")`,
@@ -84,7 +85,7 @@ describe('synthetic source', () => {
     const tail = await lastValueFrom(new SyntheticSource({ kind: 'logistic', dim: 3, seed: 5, records: 50, startOffset: 30 }).records$.pipe(toArray()));
     expect(tail).toEqual(whole.slice(30));
     expect(whole.every((r) => (r.y === 0 || r.y === 1) && r.x[0] === 1)).toBe(true);
-    expect(whole.at(-1)!.position).toEqual({ source: 'synthetic', offset: 50 });
+    expect(whole.at(-1)!.position).toEqual({ source: 'synthetic:logistic:d3:seed5', offset: 50 });
   });
 
   it('drift moves the truth; gp and linear data are finite with the set noise', () => {

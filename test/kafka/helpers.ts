@@ -125,6 +125,12 @@ export class ServiceProcess<E extends { readonly type: string } = LearnerEvent> 
     this.exited = new Promise((resolve) => this.child.once('exit', (code, signal) => resolve({ code, signal })));
   }
 
+  /** SIGKILL now (a crash) and wait for the exit. */
+  async kill(): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    this.child.kill('SIGKILL');
+    return this.exited;
+  }
+
   /** SIGTERM (graceful: the learner snapshots and commits) and wait for the exit. */
   async stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
     this.child.kill('SIGTERM');

@@ -5,7 +5,7 @@ import type { KafkaPort } from '../../connectors/kafka/kafka-port.js';
 import { snapshotKey } from '../../connectors/kafka/snapshot-key.js';
 import { createScoringServer, ScoringService } from '../../examples/real-time-scoring/scoring-service.js';
 import { watchSnapshotTopic } from '../../examples/real-time-scoring/watch-snapshot-topic.js';
-import { encodeSnapshotEvent } from '../../operators/encode-snapshot-event.js';
+import { encodeSnapshotEvent } from '../../src/core/encode-snapshot-event.js';
 import { SnapshotError } from '../../src/core/snapshot-error.js';
 import { batchFit, brokerPort, syntheticData, unique, waitFor } from './helpers.js';
 

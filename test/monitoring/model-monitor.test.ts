@@ -56,4 +56,18 @@ describe('ModelMonitor', () => {
     expect(samples.some((s) => s.name.startsWith('vbstream_calibration_predicted_probability'))).toBe(false);
     expect(samples.some((s) => s.name === 'vbstream_prequential_brier_score')).toBe(false);
   });
+
+  it('a posterior whose summary throws does not fail the learn call it follows: counts are kept, the gauges keep their last values (issue 14, item 4)', async () => {
+    const metrics = new PipelineMetrics({ defaultMetrics: false });
+    const monitor = new ModelMonitor(metrics.model('vb-logit'), 0);
+    const model = getFamily('vb-logit').create(2);
+    const batch = makeBatch([[1, 0.5], [1, -2]], [1, 0]);
+    const outcome = applyBatch(model, batch, Float64Array.of(1, 2), false);
+    monitor.learned(model, outcome, batch.y);
+    const broken = Object.assign(Object.create(model) as typeof model, { summary: () => { throw new Error('eigendecomposition failed'); } });
+    expect(() => monitor.learned(broken, outcome, batch.y)).not.toThrow();
+    const samples = parsePrometheusText(await metrics.metrics());
+    expect(sampleValue(samples, 'vbstream_records_total', { ...labels, status: 'learned' })).toBe(4);
+    expect(sampleValue(samples, 'vbstream_posterior_mean_norm', labels)).toBe(model.summary().meanNorm);
+  });
 });

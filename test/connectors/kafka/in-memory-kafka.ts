@@ -79,6 +79,7 @@ export class InMemoryKafka implements KafkaPort {
       connect: async () => undefined,
       disconnect: async () => undefined,
       listTopics: async () => [...this.topics.keys()],
+      describeCluster: async () => ({ brokers: [{ nodeId: 1, host: 'memory', port: 0 }] }),
       createTopics: async ({ topics }) => { for (const t of topics) this.createTopic(t.topic, t.numPartitions ?? 1); return true; },
       fetchTopicOffsets: async (topic) => (this.topics.get(topic) ?? []).map((log, partition) => ({ partition, offset: String(log.length), high: String(log.length), low: '0' })),
       fetchOffsets: async () => [],

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeSnapshot } from '../../../src/core/decode-snapshot.js';
 import { getFamily } from '../../../src/registry.js';
+import { SnapshotError } from '../../../src/core/snapshot-error.js';
 import { PartitionedLearner } from '../../../connectors/kafka/partitioned-learner.js';
 import type { LearnerEvent } from '../../../connectors/kafka/learner-event.js';
 import { InMemoryKafka, InMemorySnapshotStore } from './in-memory-kafka.js';
@@ -90,5 +91,53 @@ describe('PartitionedLearner delivery logic (in-memory port)', () => {
     expect(state.records).toBe(2);
     expect(state.nextOffset).toBe(3);
     expect(Array.from(state.mean)).toEqual(Array.from(fitted(2)));
+  });
+});
+
+describe('PartitionedLearner fault-proof edges (in-memory port)', () => {
+  it('a snapshot that does not fit the configured model stops the service with a SnapshotError naming both sides, before any offset moves (issue 14, item 3)', async () => {
+    const { kafka, store, learner } = setup(10);
+    await learner.start(() => undefined);
+    kafka.join(T, [0]);
+    await kafka.deliver(T, 0, 0);
+    await learner.stop();
+    const committedBefore = kafka.committed.get(0);
+    for (const [change, pattern] of [[{ schema: { dim: 4 } }, /snapshot has 3 features, the pipeline has 4/], [{ family: 'vb-linear-ard' }, /snapshot is of family "vb-linear", the pipeline runs "vb-linear-ard"/]] as const) {
+      const fatal: Error[] = [];
+      const base = { topic: T, groupId: 'g', model: 'm', family: 'vb-linear', schema: { dim: 3 }, snapshotEvery: 10, chunkSize: 4 };
+      const restarted = new PartitionedLearner(kafka, store, { ...base, ...change });
+      await restarted.start((error) => fatal.push(error));
+      kafka.join(T, [0]);
+      kafka.append(T, 0, JSON.stringify({ x: [1, 0, 0, 0].slice(0, 'schema' in change ? 4 : 3), y: 1 }));
+      await kafka.deliver(T, 0, 30);
+      expect(fatal).toHaveLength(1);
+      expect(fatal[0]).toBeInstanceOf(SnapshotError);
+      expect(fatal[0].message).toMatch(pattern);
+      expect(kafka.committed.get(0)).toBe(committedBefore);
+      expect(kafka.resolved.get(0)).toBe('29');
+      await restarted.stop().catch(() => undefined);
+    }
+  });
+
+  it('a commit refused during a rebalance is retried until the committed offset reaches the durable snapshot, with no new record (issue 14, item 8)', async () => {
+    const { kafka, learner } = setup(100);
+    let refusals = 1;
+    const consumer = kafka.consumer.bind(kafka);
+    kafka.consumer = () => {
+      const port = consumer();
+      const commit = port.commitOffsets.bind(port);
+      port.commitOffsets = async (offsets) => {
+        if (refusals-- > 0) throw new Error('The group is rebalancing, so a rejoin is needed');
+        await commit(offsets);
+      };
+      return port;
+    };
+    await learner.start(() => undefined);
+    kafka.join(T, [0]);
+    await kafka.deliver(T, 0, 0);
+    expect(kafka.committed.get(0)).toBeUndefined();
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(kafka.committed.get(0)).toBe('30');
+    await learner.stop();
   });
 });

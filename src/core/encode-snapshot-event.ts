@@ -1,5 +1,5 @@
-import type { JsonValue } from '../src/core/model-snapshot.js';
-import { encodeSnapshot } from '../src/core/encode-snapshot.js';
+import type { JsonValue } from './model-snapshot.js';
+import { encodeSnapshot } from './encode-snapshot.js';
 import { SNAPSHOT_ENVELOPE_VERSION } from './snapshot-envelope-version.js';
 import type { SnapshotEvent } from './snapshot-event.js';
 

@@ -1,0 +1,140 @@
+import { Subject, tap, type Subscription } from 'rxjs';
+import { BackpressureValve, type Pausable } from '../../operators/backpressure-valve.js';
+import type { BadRecord } from '../../operators/bad-record.js';
+import type { Checkpoint } from '../../operators/checkpointer.js';
+import { checkpoints } from '../../operators/checkpoints.js';
+import { learn } from '../../operators/learn.js';
+import type { Learner } from '../../operators/learner.js';
+import type { RecordChunk } from '../../operators/record-chunk.js';
+import { snapshots } from '../../operators/snapshots.js';
+import type { UpdateEvent } from '../../operators/update-event.js';
+import type { SnapshotReason } from '../../src/core/snapshot-event.js';
+import type { KafkaCheckpointer } from './kafka-checkpointer.js';
+
+/** What a partition's runtime is built from. */
+export interface PartitionRunParts {
+  readonly partition: number;
+  readonly generation: number;
+  readonly learner: Learner;
+  /** Ends the learner (its worker) once its queued work is done. */
+  readonly close: () => Promise<void>;
+  readonly checkpointer: KafkaCheckpointer;
+  /** Pauses and resumes this partition's fetching (through the valve). */
+  readonly source: Pausable;
+  readonly queueCapacity: number;
+  readonly evaluate: boolean;
+  /** Snapshot every this many ms when records passed (undefined: no timer). */
+  readonly everyMs?: number;
+  /** Records the model refused (with the message they came from). */
+  readonly refused: (bad: BadRecord) => void;
+  /** Each learn event (metrics, counts). */
+  readonly updated: (event: UpdateEvent) => void;
+  /** Each snapshot made durable (its size, for metrics). */
+  readonly checkpointed: (checkpoint: Checkpoint) => void;
+  /** The pipeline failed: the service must stop. */
+  readonly failed: (error: unknown) => void;
+  /** Where the consumer stands: the offset of the next record to feed (null before the first of a fresh partition). */
+  readonly nextOffset: number | null;
+}
+
+/**
+ * One assigned partition on the runtime: decoded chunks are fed to the same operators a file
+ * pipeline uses — learn (through the partition's learner, behind its backpressure valve) →
+ * snapshots (on request from the consumer, every `everyMs`, and at the end) → checkpoints (the
+ * partition's {@link KafkaCheckpointer}: durable snapshot, then commit) — in a line.
+ */
+export class PartitionRun {
+  readonly partition: number;
+  readonly generation: number;
+  readonly learner: Learner;
+  readonly valve: BackpressureValve;
+  readonly checkpointer: KafkaCheckpointer;
+  /** Offset of the next record to feed; null until the first record of a fresh partition. */
+  nextOffset: number | null;
+  /** Whether the first batch after the restore has been checked against `nextOffset`. */
+  positioned = false;
+  /** The offset the consumer was last told to seek to. */
+  soughtTo: number | null = null;
+  highWatermark = 0;
+  /** Records fed since the last snapshot request. */
+  sinceRequest = 0;
+  /** False once revoked or superseded: its valve no longer pauses or resumes the consumer. */
+  live = true;
+  /** The pipeline's failure, once it failed. */
+  failure: unknown;
+  private readonly feed = new Subject<RecordChunk>();
+  private idleWaiters: (() => void)[] = [];
+  private readonly requests = new Subject<SnapshotReason>();
+  private readonly done: Promise<void>;
+  private readonly subscription: Subscription;
+  private readonly close: () => Promise<void>;
+
+  constructor(parts: PartitionRunParts) {
+    this.partition = parts.partition;
+    this.generation = parts.generation;
+    this.learner = parts.learner;
+    this.checkpointer = parts.checkpointer;
+    this.nextOffset = parts.nextOffset;
+    this.close = parts.close;
+    this.valve = new BackpressureValve({
+      pause: () => { if (this.live) parts.source.pause(); },
+      resume: () => { if (this.live) parts.source.resume(); },
+    }, parts.queueCapacity);
+    const pipeline = this.feed.pipe(
+      learn(this.learner, { evaluate: parts.evaluate, badRecords: { next: parts.refused }, valve: this.valve }),
+      tap((event) => {
+        parts.updated(event);
+        if (this.valve.depth === 0) for (const wake of this.idleWaiters.splice(0)) wake();
+      }),
+      snapshots({ everyMs: parts.everyMs, requests: this.requests }),
+      checkpoints(this.checkpointer),
+      tap(parts.checkpointed),
+    );
+    let subscription: Subscription | undefined;
+    this.done = new Promise<void>((resolve, reject) => {
+      subscription = pipeline.subscribe({ complete: resolve, error: reject });
+    });
+    this.subscription = subscription as Subscription;
+    this.done.catch((error: unknown) => {
+      this.failure ??= error;
+      for (const wake of this.idleWaiters.splice(0)) wake();
+      this.checkpointer.abandon(error);
+      if (this.live) parts.failed(error);
+    });
+  }
+
+  /** Feeds a decoded chunk (queued behind the ones before it; the valve pauses the partition when full). */
+  push(chunk: RecordChunk): void {
+    this.sinceRequest += chunk.consumed;
+    this.feed.next(chunk);
+  }
+
+  /**
+   * Asks for a snapshot of everything fed so far and resolves once it is durable (and its offset
+   * committed, unless the group moved on): waits until the model has learned every chunk fed, so
+   * the snapshot's state and position are exactly those of the consumer's position now.
+   */
+  async snapshot(reason: SnapshotReason): Promise<void> {
+    const offset = this.nextOffset;
+    this.sinceRequest = 0;
+    if (offset === null) return;
+    if (this.valve.depth > 0) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+    this.requests.next(reason);
+    await this.checkpointer.reached(offset);
+  }
+
+  /** Ends the stream: a final snapshot of what was learned since the last one, made durable and committed; resolves when done (rejects if the pipeline failed). */
+  async finish(): Promise<void> {
+    this.feed.complete();
+    await this.done;
+  }
+
+  /** Stops using this partition (revoked or superseded): no more snapshots or commits; the learner ends after its queued work. */
+  async retire(): Promise<void> {
+    this.live = false;
+    this.subscription.unsubscribe();
+    for (const wake of this.idleWaiters.splice(0)) wake();
+    this.checkpointer.abandon(new Error(`partition ${this.partition} was retired`));
+    await this.close();
+  }
+}
