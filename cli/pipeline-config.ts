@@ -48,9 +48,18 @@ const kafkaSource = z.strictObject({
     password: z.string().min(1).optional(),
     passwordEnv: z.string().min(1).optional(),
   }).refine((sasl) => (sasl.password === undefined) !== (sasl.passwordEnv === undefined), { error: 'give exactly one of password and passwordEnv' }).optional(),
+  /** How record values are encoded: JSON (default) or Avro in the schema-registry wire format (needs `schemaRegistry`). */
+  format: z.enum(['json', 'avro']).default('json'),
+  /** A Confluent-compatible Schema Registry (for `format: "avro"`): its base URL, optional basic auth, and the reader schema (a file of Avro JSON, relative to the config file) values are resolved to. */
+  schemaRegistry: z.strictObject({
+    url: z.url(),
+    username: z.string().min(1).optional(),
+    passwordEnv: z.string().min(1).optional(),
+    readerSchemaFile: z.string().min(1).optional(),
+  }).optional(),
   /** Durability of the topics vbstream creates (snapshots, dead letters): default min(3, brokers) replicas, min.insync.replicas one less. */
   topics: z.strictObject({ replicationFactor: positiveInt().optional(), minInsyncReplicas: positiveInt().optional() }).optional(),
-});
+}).refine((source) => source.format !== 'avro' || source.schemaRegistry !== undefined, { error: 'format "avro" needs schemaRegistry.url', path: ['schemaRegistry'] });
 
 const metrics = z.strictObject({
   /** Port for /metrics, /healthz and /readyz; 0 picks a free one. */
@@ -61,7 +70,10 @@ const metrics = z.strictObject({
   pipeline: z.string().min(1).default('default'),
 });
 
-const pipelineSchema = z.strictObject({
+/** The zod schema of a pipeline declaration (also shipped as JSON Schema: `schema/pipeline-config.schema.json`). */
+export const pipelineSchema = z.strictObject({
+  /** Where editors find this schema (ignored by vbstream), e.g. `node_modules/vbstream/schema/pipeline-config.schema.json`. */
+  $schema: z.string().optional(),
   source: z.discriminatedUnion('type', [
     syntheticSource,
     kafkaSource,

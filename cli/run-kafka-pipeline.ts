@@ -3,6 +3,7 @@ import { createKafkajsPort } from '../connectors/kafka/kafkajs-port.js';
 import { KafkaSnapshotStore } from '../connectors/kafka/kafka-snapshot-store.js';
 import { PartitionedLearner } from '../connectors/kafka/partitioned-learner.js';
 import { reachBrokers } from '../connectors/kafka/reach-brokers.js';
+import { decoderOf } from './decoder-of.js';
 import { kafkaConnectionOf } from './kafka-connection-of.js';
 import { getFamily } from '../src/registry.js';
 import type { PipelineConfig } from './pipeline-config.js';
@@ -29,6 +30,7 @@ export async function runKafkaPipeline(
   const { source, model, snapshots } = config;
   const { out } = io;
   getFamily(model.family).create(source.dim, model.options); // a bad option value is refused before anything connects
+  const decoder = decoderOf(source);
   const port = createKafkajsPort({ ...kafkaConnectionOf(source), logLevel: 'nothing' });
   await reachBrokers(port, source.brokers);
   const snapshotTopic = snapshots.topic ?? `${source.topic}.snapshots`;
@@ -36,11 +38,11 @@ export async function runKafkaPipeline(
   const name = `${model.family}@${source.topic}`;
   const learner = new PartitionedLearner(port, store, {
     topic: source.topic, groupId: source.groupId, model: name, family: model.family, familyOptions: model.options,
-    schema: { dim: source.dim, features: config.schema.features, label: config.schema.label, weight: config.schema.weight, maxBytes: source.maxBytes },
+    schema: { dim: source.dim, features: config.schema.features, label: config.schema.label, weight: config.schema.weight, maxBytes: source.maxBytes }, decoder,
     snapshotEvery: snapshots.everyRecords, snapshotEveryMs: snapshots.everyMs, sessionTimeoutMs: source.sessionTimeoutMs, chunkSize: config.minibatch.size,
     worker: config.worker, queueCapacity: config.queue.capacity, evaluate: true, metrics: monitor?.metrics, readiness: monitor?.readiness, topics: source.topics,
   });
-  out.write(`vbstream run: Kafka ${source.topic} (group ${source.groupId}, ${source.brokers.join(',')}) → ${model.family} (d=${source.dim}) per partition ${config.worker ? 'in worker threads' : 'in-process'}; ` +
+  out.write(`vbstream run: Kafka ${source.topic} (group ${source.groupId}, ${source.brokers.join(',')}, ${source.format === 'avro' ? `Avro via ${source.schemaRegistry?.url}` : 'JSON'}) → ${model.family} (d=${source.dim}) per partition ${config.worker ? 'in worker threads' : 'in-process'}; ` +
     `chunks of ${config.minibatch.size}; snapshots every ${count(snapshots.everyRecords ?? 10_000)} records per partition${snapshots.everyMs === undefined ? '' : ` and every ${snapshots.everyMs / 1000} s`} and at its end to ${snapshotTopic} (key ${name}/<partition>); bad records to ${source.topic}.dlq\n`);
   out.write('    records   records/s        lag   queue  paused  dead letters\n');
   const deadLetters = (): number => Object.values(learner.deadLettersByReason() ?? {}).reduce((a, b) => a + b, 0);

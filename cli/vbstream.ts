@@ -1,35 +1,61 @@
 #!/usr/bin/env node
 import { VbstreamError } from '../src/core/vbstream-error.js';
-import { FIT_USAGE, fitCommand } from './commands/fit.js';
-import { KAFKA_COMBINE_USAGE, kafkaCombineCommand } from './commands/kafka-combine.js';
-import { KAFKA_PRODUCE_USAGE, kafkaProduceCommand } from './commands/kafka-produce.js';
-import { RUN_USAGE, runCommand } from './commands/run.js';
+import { readFileSync } from 'node:fs';
+import { COMMAND_HELP, formatCommandHelp } from './command-help.js';
+import { fitCommand } from './commands/fit.js';
+import { kafkaCombineCommand } from './commands/kafka-combine.js';
+import { kafkaProduceCommand } from './commands/kafka-produce.js';
+import { modelsCommand } from './commands/models.js';
+import { runCommand } from './commands/run.js';
 
-const USAGE = `vbstream — online Bayesian learning over data streams
+const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+const COMMANDS: { readonly [command: string]: (argv: string[]) => number | Promise<number> } = {
+  run: runCommand,
+  fit: fitCommand,
+  models: (argv) => modelsCommand(argv),
+  'kafka:produce': kafkaProduceCommand,
+  'kafka:combine': kafkaCombineCommand,
+};
+
+const width = Math.max(...Object.keys(COMMAND_HELP).map((command) => command.length));
+const USAGE = `vbstream ${VERSION} — online Bayesian learning over data streams
+
+usage: vbstream <command> [options]
 
 commands:
-  fit             fit a model on a CSV file, write the posterior (and predictions) as JSON
-  run             run a streaming pipeline from a config file, or the embedded default (npm start)
-  kafka:produce   write a CSV/JSON-lines file or a synthetic stream to a Kafka topic
-  kafka:combine   merge the per-partition posteriors of a Kafka-fed model into model/global
+${Object.entries(COMMAND_HELP).map(([command, help]) => `  ${command.padEnd(width)}  ${help.summary}`).join('\n')}
 
-${FIT_USAGE}
-${RUN_USAGE}
-${KAFKA_PRODUCE_USAGE}
-${KAFKA_COMBINE_USAGE}`;
+  vbstream <command> --help   usage, options, defaults and an example
+  vbstream --version          the version
+
+example:
+  vbstream run --config pipeline.json`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === '--version' || command === '-v' || command === 'version') {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  if (command === 'help' && rest[0] !== undefined && COMMANDS[rest[0]] !== undefined) {
+    process.stdout.write(formatCommandHelp(rest[0]));
+    return 0;
+  }
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     process.stdout.write(`${USAGE}\n`);
     return command === undefined ? 2 : 0;
   }
-  if (command === 'fit') return fitCommand(rest);
-  if (command === 'run') return runCommand(rest);
-  if (command === 'kafka:produce') return kafkaProduceCommand(rest);
-  if (command === 'kafka:combine') return kafkaCombineCommand(rest);
-  process.stderr.write(`vbstream: unknown command "${command}"\n${USAGE}\n`);
-  return 2;
+  const run = COMMANDS[command];
+  if (run === undefined) {
+    process.stderr.write(`vbstream: unknown command "${command}"\n\n${USAGE}\n`);
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(formatCommandHelp(command));
+    return 0;
+  }
+  return run(rest);
 }
 
 main(process.argv.slice(2)).then(

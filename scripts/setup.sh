@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The README's set-up command: everything a fresh machine needs before `npm start` and `npm test`.
 #   1. Debian packages the tests need (scripts/setup-system.sh: Prometheus), when missing;
-#   2. the npm packages, exactly as locked (`npm ci`, which also compiles the TypeScript);
+#   2. the npm packages, exactly as locked (`npm ci`), then the TypeScript compiled into dist/;
 #   3. the Apache Kafka broker for the integration tests, fetched from Maven Central with Maven
 #      into .kafka/ (project-local; nothing is installed globally).
 # Idempotent and non-interactive. Java 17 and Maven must be on the PATH (they are on this machine
@@ -13,4 +13,5 @@ for tool in node npm java mvn; do
 done
 bash scripts/setup-system.sh
 npm ci --no-audit --no-fund
+npm run build
 npm run kafka:fetch

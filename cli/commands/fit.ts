@@ -4,10 +4,7 @@ import { ConfigError } from '../../src/core/config-error.js';
 import { VbstreamError } from '../../src/core/vbstream-error.js';
 import { getFitAdapter } from '../adapters/index.js';
 import { writeFileAtomic } from '../../connectors/file/write-file-atomic.js';
-
-export const FIT_USAGE = `usage: vbstream fit --model <id> --input <train.csv> --out <posterior.json>
-                    [--predict <test.csv> --predictions <pred.json>]
-                    [--options '<json>'] [--label <column>]`;
+import { usageOf } from '../command-help.js';
 
 function parseOptions(text: string | undefined, allowed: readonly string[], model: string): { [key: string]: unknown } {
   if (text === undefined) return {};
@@ -45,10 +42,10 @@ export async function fitCommand(argv: string[]): Promise<number> {
     allowPositionals: false,
   });
   if (values.model === undefined || values.input === undefined || values.out === undefined) {
-    throw new ConfigError(`--model, --input and --out are required\n${FIT_USAGE}`);
+    throw new ConfigError(`--model, --input and --out are required\n${usageOf('fit')}`);
   }
   if ((values.predict === undefined) !== (values.predictions === undefined)) {
-    throw new ConfigError(`--predict and --predictions go together\n${FIT_USAGE}`);
+    throw new ConfigError(`--predict and --predictions go together\n${usageOf('fit')}`);
   }
   const adapter = getFitAdapter(values.model);
   const options = parseOptions(values.options, adapter.optionKeys, adapter.id);

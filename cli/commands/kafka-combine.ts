@@ -4,9 +4,7 @@ import { KafkaSnapshotStore } from '../../connectors/kafka/kafka-snapshot-store.
 import { PosteriorCombiner } from '../../connectors/kafka/posterior-combiner.js';
 import { reachBrokers } from '../../connectors/kafka/reach-brokers.js';
 import { ConfigError } from '../../src/core/config-error.js';
-
-export const KAFKA_COMBINE_USAGE = `usage: vbstream kafka:combine --brokers host:port --topic T --family vb-linear --dim D
-         [--model NAME] [--snapshot-topic T] [--every-ms 1000] [--family-options '<json>']`;
+import { usageOf } from '../command-help.js';
 
 /**
  * `vbstream kafka:combine`, the combiner service: every interval, merges the latest per-partition
@@ -24,7 +22,7 @@ export async function kafkaCombineCommand(argv: string[]): Promise<number> {
     },
   });
   const { brokers, topic, family, dim } = values;
-  if (brokers === undefined || topic === undefined || family === undefined || dim === undefined) throw new ConfigError(`${KAFKA_COMBINE_USAGE}\n(--brokers, --topic, --family and --dim are required)`);
+  if (brokers === undefined || topic === undefined || family === undefined || dim === undefined) throw new ConfigError(`${usageOf('kafka:combine')}\n(--brokers, --topic, --family and --dim are required)`);
   const everyMs = Number(values['every-ms'] ?? 1000);
   if (!(everyMs > 0)) throw new ConfigError('--every-ms must be a positive number', { field: 'every-ms', value: values['every-ms'] });
   const d = Number(dim);

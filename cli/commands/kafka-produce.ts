@@ -8,9 +8,7 @@ import { ensureTopic } from '../../connectors/kafka/ensure-topic.js';
 import { createKafkajsPort } from '../../connectors/kafka/kafkajs-port.js';
 import type { LabelledRecord } from '../../operators/labelled-record.js';
 import { ConfigError } from '../../src/core/config-error.js';
-
-export const KAFKA_PRODUCE_USAGE = `usage: vbstream kafka:produce --brokers host:port --topic T [--partitions P]
-         (--file data.csv|data.jsonl [--label y] [--features a,b,c] | --synthetic N [--kind logistic|linear] [--dim D] [--seed S])`;
+import { usageOf } from '../command-help.js';
 
 const integer = (name: string, value: string | undefined, fallback: number, min = 1): number => {
   const n = value === undefined ? fallback : Number(value);
@@ -34,7 +32,7 @@ export async function kafkaProduceCommand(argv: string[]): Promise<number> {
     },
   });
   const { brokers, topic, file } = values;
-  if (brokers === undefined || topic === undefined || (file === undefined) === (values.synthetic === undefined)) throw new ConfigError(`${KAFKA_PRODUCE_USAGE}\n(--brokers, --topic and one of --file or --synthetic are required)`);
+  if (brokers === undefined || topic === undefined || (file === undefined) === (values.synthetic === undefined)) throw new ConfigError(`${usageOf('kafka:produce')}\n(--brokers, --topic and one of --file or --synthetic are required)`);
   const partitions = integer('partitions', values.partitions, 1);
   let records$: Observable<LabelledRecord>;
   if (file !== undefined) {

@@ -5,8 +5,7 @@ import { ConfigError } from '../../src/core/config-error.js';
 import { DEFAULT_PIPELINE } from '../default-pipeline.js';
 import { parsePipelineConfig, type PipelineConfig } from '../pipeline-config.js';
 import { runPipeline } from '../run-pipeline.js';
-
-export const RUN_USAGE = 'usage: vbstream run [--config pipeline.json] [--resume] [--metrics-port <port> | --no-metrics] [--rate <records/s>]';
+import { usageOf } from '../command-help.js';
 
 async function loadConfig(path: string | undefined): Promise<PipelineConfig> {
   if (path === undefined) return parsePipelineConfig(DEFAULT_PIPELINE, 'embedded default');
@@ -35,9 +34,14 @@ function relativeTo(base: string, config: PipelineConfig): PipelineConfig {
     certFile: source.ssl.certFile === undefined ? undefined : at(source.ssl.certFile),
     keyFile: source.ssl.keyFile === undefined ? undefined : at(source.ssl.keyFile),
   } : undefined;
+  const registry = source.type === 'kafka' && source.schemaRegistry?.readerSchemaFile !== undefined
+    ? { ...source.schemaRegistry, readerSchemaFile: at(source.schemaRegistry.readerSchemaFile) }
+    : undefined;
   return {
     ...config,
-    source: source.type === 'csv' || source.type === 'jsonl' ? { ...source, path: at(source.path) } : source.type === 'kafka' && ssl !== undefined ? { ...source, ssl } : source,
+    source: source.type === 'csv' || source.type === 'jsonl'
+      ? { ...source, path: at(source.path) }
+      : source.type === 'kafka' ? { ...source, ssl: ssl ?? source.ssl, schemaRegistry: registry ?? source.schemaRegistry } : source,
     snapshots: snapshots.dir === undefined ? snapshots : { ...snapshots, dir: at(snapshots.dir) },
     sinks: {
       predictions: sinks.predictions.type === 'jsonl' ? { ...sinks.predictions, path: at(sinks.predictions.path) } : sinks.predictions,

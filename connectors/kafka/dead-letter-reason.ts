@@ -2,6 +2,8 @@
  * Why a record went to the dead-letter topic: `oversize` (more bytes than the configured limit),
  * `empty` (no value, e.g. a tombstone), `bad-json` (not UTF-8 JSON), `bad-shape` (not an object,
  * or `x` / a named feature missing), `wrong-width` (a feature vector of another length),
+ * `bad-avro` (not in the schema-registry wire format, or not decodable with its writer schema),
+ * `unknown-schema` (a schema id the registry does not know, or one the reader schema cannot resolve),
  * `non-numeric` (a feature that is not a number), `non-finite` (±Infinity, e.g. `1e999`),
  * `bad-label` (label missing, not a number, or outside the family's coding), `refused-by-model`
  * (decoded, but the model's own validation refused it; the model is untouched by it),
@@ -10,7 +12,7 @@
  * `unknown-decision` (a bandit reward for a decision the backend does not hold: unknown, already
  * rewarded, or dropped).
  */
-export type DeadLetterReason = 'oversize' | 'empty' | 'bad-json' | 'bad-shape' | 'wrong-width' | 'non-numeric' | 'non-finite' | 'bad-label' | 'refused-by-model' | 'non-finite-result' | 'unknown-decision';
+export type DeadLetterReason = 'oversize' | 'empty' | 'bad-json' | 'bad-avro' | 'unknown-schema' | 'bad-shape' | 'wrong-width' | 'non-numeric' | 'non-finite' | 'bad-label' | 'refused-by-model' | 'non-finite-result' | 'unknown-decision';
 
 /** Every reason, for counters and docs. */
-export const DEAD_LETTER_REASONS: readonly DeadLetterReason[] = ['oversize', 'empty', 'bad-json', 'bad-shape', 'wrong-width', 'non-numeric', 'non-finite', 'bad-label', 'refused-by-model', 'non-finite-result', 'unknown-decision'];
+export const DEAD_LETTER_REASONS: readonly DeadLetterReason[] = ['oversize', 'empty', 'bad-json', 'bad-avro', 'unknown-schema', 'bad-shape', 'wrong-width', 'non-numeric', 'non-finite', 'bad-label', 'refused-by-model', 'non-finite-result', 'unknown-decision'];

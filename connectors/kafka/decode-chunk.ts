@@ -1,14 +1,14 @@
 import type { RecordChunk } from '../../operators/record-chunk.js';
 import type { DeadLetterReason } from './dead-letter-reason.js';
 import type { PortMessage } from './kafka-port.js';
-import type { RecordDecoder } from './record-decoder.js';
+import type { ValueDecoder } from './value-decoder.js';
 
 /** Buffers and callbacks of {@link decodeChunk}. */
 export interface DecodeChunkParts {
   readonly topic: string;
   readonly partition: number;
   readonly dim: number;
-  readonly decoder: RecordDecoder;
+  readonly decoder: ValueDecoder;
   /** Scratch for the features (≥ chunk size × dim), labels and (with a weight field) weights; the chunk gets copies. */
   readonly x: Float64Array;
   readonly y: Float64Array;

@@ -21,6 +21,7 @@ import { KafkaSource, type SourceBatch } from './kafka-source.js';
 import type { LearnerEvent } from './learner-event.js';
 import { PartitionRun } from './partition-run.js';
 import { RecordDecoder, type RecordSchema } from './record-decoder.js';
+import type { DecoderFactory, ValueDecoder } from './value-decoder.js';
 import { restorePartition } from './restore-partition.js';
 import type { SnapshotStore } from './snapshot-store.js';
 import type { TopicDurability } from './topic-durability.js';
@@ -36,6 +37,8 @@ export interface PartitionedLearnerOptions {
   readonly familyOptions?: unknown;
   /** The record schema; the label check follows the family's task. */
   readonly schema: Omit<RecordSchema, 'task' | 'requireLabel'>;
+  /** How values become records: JSON by default; `AvroRecordDecoder.factory({ registry })` for Avro with a schema registry. */
+  readonly decoder?: DecoderFactory;
   /** Records per partition between snapshots; default 10,000. A caught-up partition is snapshotted too. */
   readonly snapshotEvery?: number;
   /** Also snapshot a partition every this many ms when records passed since its last snapshot (default: no timer). */
@@ -86,7 +89,7 @@ const COMMIT_RETRY_MS = 2_000;
  */
 export class PartitionedLearner {
   private readonly family: RuntimeFamily;
-  private readonly decoder: RecordDecoder;
+  private readonly decoder: ValueDecoder;
   private readonly snapshotEvery: number;
   private readonly chunkSize: number;
   private readonly queueCapacity: number;
@@ -108,7 +111,7 @@ export class PartitionedLearner {
 
   constructor(private readonly port: KafkaPort, private readonly store: SnapshotStore, readonly options: PartitionedLearnerOptions) {
     this.family = getFamily(options.family);
-    this.decoder = new RecordDecoder({ ...options.schema, task: this.family.task });
+    this.decoder = (options.decoder ?? ((schema) => new RecordDecoder(schema)))({ ...options.schema, task: this.family.task });
     this.snapshotEvery = optionChecks.positiveInteger('snapshotEvery', options.snapshotEvery, 10_000);
     if (options.snapshotEveryMs !== undefined) optionChecks.positive('snapshotEveryMs', options.snapshotEveryMs, Number.NaN);
     this.chunkSize = optionChecks.positiveInteger('chunkSize', options.chunkSize, 1_000);
@@ -336,6 +339,7 @@ export class PartitionedLearner {
     let i = 0;
     while (i < messages.length && batch.active() && run.live && run.failure === undefined) {
       const end = Math.min(messages.length, i + this.chunkSize);
+      if (this.decoder.prepare !== undefined) await this.decoder.prepare(messages.slice(i, end).map((message) => message.value));
       const chunk = decodeChunk(messages, i, end, run.nextOffset, {
         topic: batch.topic, partition: p, dim: this.options.schema.dim, decoder: this.decoder, x: this.x, y: this.y, weights: this.options.schema.weight === undefined ? undefined : this.w,
         bad: (message, reason, detail) => {

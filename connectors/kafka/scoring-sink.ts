@@ -6,6 +6,7 @@ import { ensureTopic } from './ensure-topic.js';
 import type { KafkaPort, PortOutgoingMessage, ProducerPort } from './kafka-port.js';
 import { KafkaSource, type SourceBatch } from './kafka-source.js';
 import { RecordDecoder, type RecordSchema } from './record-decoder.js';
+import type { DecoderFactory, ValueDecoder } from './value-decoder.js';
 
 /** Options of {@link ScoringSink}. */
 export interface ScoringSinkOptions {
@@ -14,6 +15,8 @@ export interface ScoringSinkOptions {
   readonly groupId: string;
   /** The record schema (a label, if present, is checked but not used). */
   readonly schema: Omit<RecordSchema, 'task' | 'requireLabel'>;
+  /** How values become records: JSON by default; `AvroRecordDecoder.factory({ registry })` for Avro. */
+  readonly decoder?: DecoderFactory;
   /** The posterior to score with and its version, read at every batch (e.g. the latest global posterior). */
   readonly posterior: () => { readonly model: OnlineModel; readonly version: string };
 }
@@ -29,7 +32,7 @@ export class ScoringSink {
   private source: KafkaSource | undefined;
   private producer: ProducerPort | undefined;
   private deadLetters: DeadLetterSink | undefined;
-  private decoder: RecordDecoder | undefined;
+  private decoder: ValueDecoder | undefined;
   private scored = 0;
 
   constructor(private readonly port: KafkaPort, readonly options: ScoringSinkOptions) {}
@@ -43,7 +46,7 @@ export class ScoringSink {
   async start(onFatal: (error: Error) => void): Promise<void> {
     const { model } = this.options.posterior();
     if (model.dim !== this.options.schema.dim) throw new ConfigError(`the posterior has ${model.dim} features but the schema ${this.options.schema.dim}`, { field: 'dim', value: this.options.schema.dim });
-    this.decoder = new RecordDecoder({ ...this.options.schema, task: getFamily(model.family).task, requireLabel: false });
+    this.decoder = (this.options.decoder ?? ((schema) => new RecordDecoder(schema)))({ ...this.options.schema, task: getFamily(model.family).task, requireLabel: false });
     const admin = this.port.admin();
     await admin.connect();
     const partitions = (await admin.fetchTopicOffsets(this.options.inputTopic)).length;
@@ -65,7 +68,8 @@ export class ScoringSink {
 
   private async handle(batch: SourceBatch): Promise<void> {
     const { model, version } = this.options.posterior();
-    const decoder = this.decoder as RecordDecoder;
+    const decoder = this.decoder as ValueDecoder;
+    if (decoder.prepare !== undefined) await decoder.prepare(batch.messages.map((message) => message.value));
     const x = new Float64Array(this.options.schema.dim);
     const out: PortOutgoingMessage[] = [];
     for (const message of batch.messages) {
