@@ -11,7 +11,7 @@ const work = mkdtempSync(join(tmpdir(), 'vbstream-viper-cli-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 const fixture = readReferenceJson('viper', 'logreg_n200_p3.json');
 const input = referencePath('viper', 'logreg_n200_p3.csv');
-const OPTIONS = '{"prior":{"mean":0,"variance":1},"l":12,"seed":1}';
+const OPTIONS = '{"prior":{"mean":0,"covariance":1},"l":12,"seed":1}';
 
 function vbstream(...args: string[]) {
   const result = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });

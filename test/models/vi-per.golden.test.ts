@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { resolveGaussianPrior } from '../../src/gaussian/resolve-gaussian-prior.js';
 import { bernoulliLogit } from '../../src/likelihoods/bernoulli-logit.js';
-import { gaussianFromCovariance } from '../../src/models/vi-per/gaussian-prior.js';
-import { ViPerModel } from '../../src/models/vi-per/model.js';
 import { getFamily } from '../../src/registry.js';
 import { GaussianLogitObjective, packedLength } from '../../src/models/vi-per/objective.js';
 import { expectClose } from '../helpers/close.js';
@@ -10,7 +9,7 @@ import { readReferenceCsv, readReferenceJson } from '../helpers/reference.js';
 const data = readReferenceCsv('viper', 'logreg_n200_p3.csv');
 const fixture = readReferenceJson('viper', 'logreg_n200_p3.json');
 const d = data.d;
-const prior = gaussianFromCovariance(new Float64Array(d), Float64Array.from({ length: d * d }, (_, i) => (i % (d + 1) === 0 ? 1 : 0)), d);
+const prior = resolveGaussianPrior(d, { mean: 0, covariance: 1 }, 1);
 
 function choleskyOf(sigma: number[][]): Float64Array {
   const l = new Float64Array(d * d);
@@ -69,7 +68,7 @@ const cases = [
 
 describe('fitted optimum on logreg_n200_p3 (README: μ, Σ 1e-6 abs; objective 1e-8)', () => {
   it.each(cases)('%s', (name, method, covariance, l) => {
-    const model = ViPerModel.create('vi-per', d, method, covariance, { l, tol: 1e-14, points: 200 });
+    const model = getFamily('vi-per').create(d, { method, covariance, l, tol: 1e-14, points: 200 });
     model.update({ x: data.x, y: data.y, n: data.n, d });
     const reference = fixture.methods[name];
     expectClose(model.posteriorMean(), reference.mu, { abs: 1e-6 }, `${name} μ`);
@@ -80,7 +79,7 @@ describe('fitted optimum on logreg_n200_p3 (README: μ, Σ 1e-6 abs; objective 1
 
 describe('the registry families with their default settings reach the fixture optimum', () => {
   it.each([['vi-per', 'viper_full_l12'], ['vi-per-mf', 'viper_mf_l12'], ['vi-gh', 'exact_full']] as const)('%s → %s (μ, Σ 1e-6)', (id, name) => {
-    const model = getFamily(id).create(d, { prior: { mean: 0, variance: 1 }, l: 12, seed: 1 }) as ViPerModel;
+    const model = getFamily(id).create(d, { prior: { mean: 0, covariance: 1 }, l: 12, seed: 1 });
     model.update({ x: data.x, y: data.y, n: data.n, d });
     expectClose(model.posteriorMean(), fixture.methods[name].mu, { abs: 1e-6 }, 'μ');
     expectClose(model.covariance(), fixture.methods[name].Sigma, { abs: 1e-6 }, 'Σ');

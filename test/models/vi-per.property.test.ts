@@ -1,15 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/core/config-error.js';
 import { decodeSnapshot } from '../../src/core/decode-snapshot.js';
 import { encodeSnapshot } from '../../src/core/encode-snapshot.js';
-import { InputError } from '../../src/core/input-error.js';
-import { SnapshotError } from '../../src/core/snapshot-error.js';
+import { NumericalError } from '../../src/core/numerical-error.js';
+import { resolveGaussianPrior } from '../../src/gaussian/resolve-gaussian-prior.js';
 import { bernoulliLogit } from '../../src/likelihoods/bernoulli-logit.js';
-import { gaussianFromCovariance } from '../../src/models/vi-per/gaussian-prior.js';
-import { ViPerModel } from '../../src/models/vi-per/model.js';
-import { GaussianLogitObjective, packedLength } from '../../src/models/vi-per/objective.js';
-import type { CovarianceForm } from '../../src/models/vi-per/state.js';
+import { GaussianLogitObjective, packedLength, type CovarianceForm, type ViPerModel } from '../../src/models/vi-per/index.js';
 import { getFamily } from '../../src/registry.js';
 import { Rng } from '../../src/rng/rng.js';
 import { expectClose } from '../helpers/close.js';
@@ -21,7 +17,7 @@ const d = fixture.d;
 const all = { x: fixture.x, y: fixture.y, n: fixture.n, d };
 const rows = (from: number, to: number) => ({ x: fixture.x.subarray(from * d, to * d), y: fixture.y.subarray(from, to), n: to - from, d, firstRow: from + 1 });
 const fit = (method: 'viper' | 'gauss-hermite' | 'jj', covariance: CovarianceForm) => {
-  const model = ViPerModel.create('vi-per', d, method, covariance);
+  const model = getFamily('vi-per').create(d, { method, covariance });
   model.update(all);
   return model;
 };
@@ -45,7 +41,7 @@ describe('the paper’s qualitative result on logreg_n200_p3 (JJ/PG q = the JJ b
 
 describe('F_l gradient against central differences', () => {
   it.each(['full', 'diagonal'] as const)('%s: ∂F/∂μ and ∂F/∂L (packed, log-diagonal) at random q', (form) => {
-    const prior = gaussianFromCovariance(Float64Array.of(0.1, -0.2, 0.3), Float64Array.of(2, 0.3, 0, 0.3, 1, -0.2, 0, -0.2, 1.5), d);
+    const prior = resolveGaussianPrior(d, { mean: [0.1, -0.2, 0.3], covariance: Float64Array.of(2, 0.3, 0, 0.3, 1, -0.2, 0, -0.2, 1.5) }, 1);
     const objective = new GaussianLogitObjective(d, form, bernoulliLogit('viper'));
     fc.assert(fc.property(fc.array(fc.double({ min: -1.5, max: 1.5, noNaN: true }), { minLength: packedLength(d, form), maxLength: packedLength(d, form) }), (values) => {
       const params = Float64Array.from(values);
@@ -64,8 +60,8 @@ describe('F_l gradient against central differences', () => {
 });
 
 describe('vi-per contract', () => {
-  it.each([['vi-per', {}], ['vi-per-mf', {}], ['vi-mc', { samples: 50 }], ['vi-per', { streaming: 'svi', stepsPerBatch: 3, dataSize: 200 }], ['vi-mc', { streaming: 'svi', samples: 30 }]] as const)(
-    '%s %j: snapshot → bytes → restore is bit-exact and resumes identically', (id, options) => {
+  it.each([['vi-per', { streaming: 'svi', stepsPerBatch: 3, dataSize: 200 }], ['vi-mc', { streaming: 'svi', samples: 30 }]] as const)(
+    '%s %j: the SVI state (Adam moments, generator) survives snapshot → bytes → restore, resuming identically', (id, options) => {
       const family = getFamily(id);
       const model = family.create(d, options);
       model.update(rows(0, 60));
@@ -75,40 +71,29 @@ describe('vi-per contract', () => {
       restored.update(rows(60, 120));
       expect(Array.from(restored.posteriorMean())).toEqual(Array.from(model.posteriorMean()));
       expect(encodeSnapshot(restored.snapshot())).toEqual(encodeSnapshot(model.snapshot()));
-      expect(() => getFamily(id === 'vi-per' ? 'vi-gh' : 'vi-per').restore(model.snapshot())).toThrow(SnapshotError);
     });
 
-  it('bad input throws a typed error naming the row and leaves the model untouched', () => {
-    const model = getFamily('vi-per').create(d);
-    model.update(rows(0, 50));
-    const before = encodeSnapshot(model.snapshot());
-    const x = fixture.x.slice(0, 30);
-    x[7] = Number.NaN;
-    expect(() => model.update({ x, y: fixture.y.slice(0, 10), n: 10, d, firstRow: 51 })).toThrow(/row 53/);
-    const y = fixture.y.slice(0, 10);
-    y[4] = 2;
-    expect(() => model.update({ x: fixture.x.slice(0, 30), y, n: 10, d })).toThrow(InputError);
-    expect(encodeSnapshot(model.snapshot())).toEqual(before);
+  it('vi-mc svi: a step that turns non-finite puts the Adam moments and the generator back, so the model goes on as if it never saw that batch', () => {
+    const options = { streaming: 'svi', samples: 30, stepsPerBatch: 2 } as const;
+    const model = getFamily('vi-mc').create(d, options);
+    const twin = getFamily('vi-mc').create(d, options);
+    model.update(rows(0, 40));
+    twin.update(rows(0, 40));
+    const huge = rows(40, 60);
+    const x = huge.x.slice();
+    x[4] = 1e200;
+    expect(() => model.update({ ...huge, x })).toThrow(NumericalError);
+    model.update(rows(60, 100));
+    twin.update(rows(60, 100));
+    expect(encodeSnapshot(model.snapshot())).toEqual(encodeSnapshot(twin.snapshot()));
   });
 
-  it('options are validated (unknown key, bad l, bad prior)', () => {
-    expect(() => getFamily('vi-per' as string).create(d, { nope: 1 })).toThrow(ConfigError);
+  it('option values are validated (bad l, bad prior); a full prior covariance is taken as given', () => {
     expect(() => getFamily('vi-per').create(d, { l: 0 })).toThrow(/field l/);
-    expect(() => getFamily('vi-per').create(d, { prior: { variance: [1, 2] } })).toThrow(/prior.variance/);
-    expect(() => getFamily('vi-per').create(d, { prior: { variance: [[1, 2, 0], [2, 1, 0], [0, 0, 1]] } })).toThrow(/positive definite/);
-    const full = getFamily('vi-per').create(d, { prior: { mean: [0, 1, 0], variance: [[1, 0.5, 0], [0.5, 1, 0], [0, 0, 1]] } }) as ViPerModel;
+    expect(() => getFamily('vi-per').create(d, { prior: { covariance: [1, 2] } })).toThrow(/prior.covariance/);
+    expect(() => getFamily('vi-per').create(d, { prior: { covariance: [[1, 2, 0], [2, 1, 0], [0, 0, 1]] } })).toThrow(/positive definite/);
+    const full = getFamily('vi-per').create(d, { prior: { mean: [0, 1, 0], covariance: [[1, 0.5, 0], [0.5, 1, 0], [0, 0, 1]] } });
     expectClose(full.covariance(), [1, 0.5, 0, 0.5, 1, 0, 0, 0, 1], { abs: 1e-15 });
-  });
-
-  it('finite input never gives NaN (extreme features and labels)', () => {
-    fc.assert(fc.property(fc.array(fc.tuple(fc.double({ min: -50, max: 50, noNaN: true }), fc.double({ min: -50, max: 50, noNaN: true }), fc.double({ min: -50, max: 50, noNaN: true }), fc.constantFrom(0, 1)), { minLength: 1, maxLength: 12 }), (records) => {
-      const model = getFamily('vi-per').create(d);
-      model.update({ x: Float64Array.from(records.flatMap((r) => r.slice(0, 3))), y: Float64Array.from(records, (r) => r[3]), n: records.length, d });
-      expect(model.posteriorMean().every(Number.isFinite)).toBe(true);
-      expect(Number.isFinite(model.summary().logDetCovariance)).toBe(true);
-      const p = model.predict(Float64Array.of(1, -2, 3)).mean;
-      expect(p > 0 && p < 1).toBe(true);
-    }), { numRuns: 25 });
   });
 
   it('streaming: sda over two halves and SVI over minibatches land near the batch VI-PER fit', () => {

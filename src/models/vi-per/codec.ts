@@ -1,47 +1,49 @@
 import { checkSnapshot } from '../../core/check-snapshot.js';
-import type { ModelSnapshot } from '../../core/model-snapshot.js';
+import type { FamilyCodec } from '../../core/family-codec.js';
 import { SnapshotError } from '../../core/snapshot-error.js';
+import { Adam } from '../../optim/adam.js';
+import { Rng } from '../../rng/rng.js';
 import { packedLength } from './objective.js';
-import type { ViPerSettings, ViPerState } from './state.js';
-
-/** Layout version of the vi-per snapshot. */
-export const VI_PER_SNAPSHOT_VERSION = 1;
-
-/** Snapshot of q(β), the prior, the settings and the SVI optimiser / generator state. */
-export function encodeViPer(family: string, s: ViPerState): ModelSnapshot {
-  return {
-    family,
-    version: VI_PER_SNAPSHOT_VERSION,
-    dim: s.dim,
-    header: { settings: { ...s.settings } },
-    arrays: {
-      priorMean: s.priorMean.slice(), priorFactor: s.priorFactor.slice(), mu: s.mu.slice(), factor: s.factor.slice(),
-      adam: s.adam.slice(), rng: s.rng.slice(), scalars: Float64Array.of(s.records, s.objective, s.iterations),
-    },
-  };
-}
+import { resolveViPerSettings, type ViPerSettings } from './settings.js';
+import type { ViPerState } from './state.js';
 
 const SETTING_TYPES: { readonly [key in keyof ViPerSettings]: 'string' | 'number' } = {
   covariance: 'string', method: 'string', l: 'number', points: 'number', samples: 'number', seed: 'number', tol: 'number',
   maxIter: 'number', streaming: 'string', learningRate: 'number', stepsPerBatch: 'number', dataSize: 'number',
 };
 
-/** Rebuilds the state from {@link encodeViPer}'s snapshot, refusing foreign or malformed ones. */
-export function decodeViPer(family: string, snapshot: ModelSnapshot): ViPerState {
-  const a = checkSnapshot(snapshot, family, VI_PER_SNAPSHOT_VERSION, { priorMean: snapshot.dim, priorFactor: snapshot.dim ** 2, mu: snapshot.dim, factor: snapshot.dim ** 2, scalars: 3 });
-  const d = snapshot.dim;
-  const settings = (snapshot.header as { settings?: { [key: string]: unknown } }).settings;
-  if (settings === undefined || typeof settings !== 'object' || settings === null
-    || Object.entries(SETTING_TYPES).some(([key, type]) => typeof settings[key] !== type)
-    || (settings.covariance !== 'full' && settings.covariance !== 'diagonal')) {
-    throw new SnapshotError(`${family} snapshot header is malformed`, { field: 'header.settings' });
-  }
-  const adamLength = 5 + 2 * packedLength(d, settings.covariance);
-  if (a.adam === undefined || (a.adam.length !== 0 && a.adam.length !== adamLength)) throw new SnapshotError(`snapshot array "adam" must hold 0 or ${adamLength} values`, { field: 'adam', value: a.adam?.length });
-  if (a.rng === undefined || (a.rng.length !== 0 && a.rng.length !== 7)) throw new SnapshotError('snapshot array "rng" must hold 0 or 7 values', { field: 'rng', value: a.rng?.length });
+/**
+ * The vi-per snapshot (layout 1): the settings, q(β), the prior, and the SVI state — `adam` as
+ * `Adam.state()`, empty before the first SVI step, and `rng` as `Rng.getState()` (7 words).
+ */
+export function viPerCodec(family: string): FamilyCodec<ViPerState> {
   return {
-    dim: d, settings: { ...(settings as unknown as ViPerSettings) },
-    priorMean: a.priorMean.slice(), priorFactor: a.priorFactor.slice(), mu: a.mu.slice(), factor: a.factor.slice(),
-    records: a.scalars[0], objective: a.scalars[1], iterations: a.scalars[2], adam: a.adam.slice(), rng: a.rng.slice(),
+    version: 1,
+    encode: (s) => ({
+      header: { settings: { ...s.settings } },
+      arrays: {
+        priorMean: s.priorMean.slice(), priorFactor: s.priorFactor.slice(), mu: s.mu.slice(), factor: s.factor.slice(),
+        adam: s.adam.t === 0 ? new Float64Array(0) : s.adam.state(), rng: Float64Array.from(s.rng.getState()),
+        scalars: Float64Array.of(s.records, s.objective, s.iterations),
+      },
+    }),
+    decode(snapshot) {
+      const d = snapshot.dim;
+      const a = checkSnapshot(snapshot, family, 1, { priorMean: d, priorFactor: d * d, mu: d, factor: d * d, rng: 7, scalars: 3 });
+      const header = (snapshot.header as { settings?: { [key: string]: unknown } }).settings;
+      if (header === undefined || typeof header !== 'object' || header === null || Object.entries(SETTING_TYPES).some(([key, type]) => typeof header[key] !== type)) {
+        throw new SnapshotError(`${family} snapshot header is malformed`, { field: 'header.settings' });
+      }
+      const given = header as unknown as ViPerSettings;
+      const settings = resolveViPerSettings(given, given.method, given.covariance);
+      const adamLength = 5 + 2 * packedLength(d, settings.covariance);
+      if (a.adam === undefined || (a.adam.length !== 0 && a.adam.length !== adamLength)) throw new SnapshotError(`snapshot array "adam" must hold 0 or ${adamLength} values`, { field: 'adam', value: a.adam?.length });
+      return {
+        dim: d, settings, priorMean: a.priorMean.slice(), priorFactor: a.priorFactor.slice(), mu: a.mu.slice(), factor: a.factor.slice(),
+        records: a.scalars[0], objective: a.scalars[1], iterations: a.scalars[2],
+        adam: a.adam.length === 0 ? new Adam(packedLength(d, settings.covariance), { learningRate: settings.learningRate }) : Adam.fromState(a.adam),
+        rng: Rng.fromState(Uint32Array.from(a.rng)),
+      };
+    },
   };
 }

@@ -1,6 +1,6 @@
 import type { GaussianExpectationLikelihood, MeanVarianceGradient } from '../../likelihoods/likelihood.js';
 import type { GaussianPrior } from './gaussian-prior.js';
-import type { CovarianceForm } from './state.js';
+import type { CovarianceForm } from './options.js';
 
 /** Records per block in the full form's data term. */
 const BLOCK = 4;
@@ -225,6 +225,6 @@ export class GaussianLogitObjective {
         }
       }
     }
-    return 0.5 * (tracePSigma + mahalanobis - d + prior.logDet - logDetSigma);
+    return 0.5 * (tracePSigma + mahalanobis - d + prior.logDetCovariance - logDetSigma);
   }
 }

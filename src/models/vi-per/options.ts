@@ -1,31 +1,49 @@
+import type { OptionDocs } from '../../core/option-docs.js';
+import type { GaussianPriorOptions } from '../../gaussian/gaussian-prior-options.js';
 import type { BernoulliLogitMethod } from '../../likelihoods/bernoulli-logit.js';
-import type { CovarianceForm, StreamingMode } from './state.js';
 
-/**
- * Options of the vi-per families (`vi-per`, `vi-per-mf`, `vi-gh`, `vi-mc`). The prior is
- * N(mean, variance): a scalar mean or variance is isotropic, an array gives one value per
- * coefficient, and a d×d array (variance) is a full covariance; default N(0, I) as in the paper.
- */
+/** Full covariance Σ = LLᵀ (the paper's Q') or diagonal (mean-field, Q). */
+export type CovarianceForm = 'full' | 'diagonal';
+
+/** `sda`: each update optimises on its batch with the current q as the prior; `svi`: Adam steps on the minibatch objective scaled by N/B. */
+export type StreamingMode = 'sda' | 'svi';
+
+/** Options of the vi-per families (`vi-per`, `vi-per-mf`, `vi-gh`, `vi-mc`); see {@link VI_PER_OPTION_DOCS}. */
 export interface ViPerOptions {
-  readonly prior?: { readonly mean?: number | readonly number[]; readonly variance?: number | readonly number[] | readonly (readonly number[])[] };
+  /** The prior N(mean, covariance); default N(0, I) as in the paper. */
+  readonly prior?: GaussianPriorOptions;
   /** `full` (Σ = LLᵀ) or `diagonal` (mean-field); each family id has its default. */
   readonly covariance?: CovarianceForm;
   /** The expected log-likelihood evaluator; each family id has its default. */
   readonly method?: BernoulliLogitMethod;
-  /** VI-PER l (2l − 1 series terms); default 12. */
   readonly l?: number;
-  /** Gauss–Hermite nodes for `gauss-hermite`; default 100. */
   readonly points?: number;
-  /** Monte Carlo draws for `monte-carlo` (default 1000, the paper's) and their seed (default 1). */
   readonly samples?: number;
   readonly seed?: number;
-  /** L-BFGS stopping rule: relative change of F (default 1e-12: L-BFGS gets there in a few more steps, and 1e-9 leaves μ ~2e-6 off the optimum; the paper's Adam uses 1e-6 to 1e-8) and iteration cap (default 1000). */
   readonly tol?: number;
   readonly maxIter?: number;
-  /** `sda` (default) or `svi`. */
   readonly streaming?: StreamingMode;
-  /** SVI only: Adam learning rate (default 0.05), Adam steps per batch (default 1), effective data size N (default 0: the records seen so far). */
   readonly learningRate?: number;
   readonly stepsPerBatch?: number;
   readonly dataSize?: number;
 }
+
+/** What each option of {@link ViPerOptions} means. */
+export const VI_PER_OPTION_DOCS: OptionDocs = {
+  prior: {
+    mean: 'prior mean: a number (every coefficient) or one per coefficient (default 0)',
+    covariance: 'prior covariance: a variance (isotropic), one variance per coefficient, a d×d matrix or d·d values row by row (default 1: N(0, I) as in the paper)',
+  },
+  covariance: 'form of q\'s covariance: `full` (Σ = LLᵀ, the paper\'s Q\') or `diagonal` (mean-field, Q); default `full`, `diagonal` for vi-per-mf',
+  method: 'expected log-likelihood evaluator: `viper` (the VI-PER bound), `gauss-hermite` (exact ELBO), `monte-carlo` (VI-MC) or `jj` (Jaakkola–Jordan/PG bound); default set by the family id',
+  l: 'VI-PER series parameter, 2l − 1 terms (default 12)',
+  points: 'Gauss–Hermite nodes for `gauss-hermite`, at most 360 (default 100)',
+  samples: 'Monte Carlo draws for `monte-carlo` (default 1000, the paper\'s)',
+  seed: 'seed of the Monte Carlo draws, a safe integer (default 1)',
+  tol: 'L-BFGS stops when F changes by less than this, relatively (default 1e-12: 1e-9 leaves μ about 2e-6 from the optimum)',
+  maxIter: 'L-BFGS iteration cap per update (default 1000)',
+  streaming: '`sda` (each update fits its batch with the current q as the prior; default) or `svi` (Adam steps on the N/B-scaled minibatch objective)',
+  learningRate: 'SVI: Adam learning rate (default 0.05)',
+  stepsPerBatch: 'SVI: Adam steps per update (default 1)',
+  dataSize: 'SVI: effective data size N (default 0: the records seen so far)',
+};

@@ -1,48 +1,47 @@
+import { resolveGaussianPrior } from '../../gaussian/resolve-gaussian-prior.js';
 import type { BernoulliLogitMethod } from '../../likelihoods/bernoulli-logit.js';
+import { Adam } from '../../optim/adam.js';
+import { Rng } from '../../rng/rng.js';
+import { packedLength } from './objective.js';
+import type { CovarianceForm, ViPerOptions } from './options.js';
+import { resolveViPerSettings, type ViPerSettings } from './settings.js';
 
-/** Full covariance Σ = LLᵀ (the paper's Q') or diagonal (mean-field, Q). */
-export type CovarianceForm = 'full' | 'diagonal';
-
-/** `sda`: each update optimises on its batch with the current q as the prior; `svi`: Adam steps on the minibatch objective scaled by N/B. */
-export type StreamingMode = 'sda' | 'svi';
-
-/** Settings fixed at creation (validated by `resolveViPerSettings`). */
-export interface ViPerSettings {
-  readonly covariance: CovarianceForm;
-  readonly method: BernoulliLogitMethod;
-  /** VI-PER series parameter (2l − 1 terms). */
-  readonly l: number;
-  /** Gauss–Hermite nodes of the objective (method `gauss-hermite`). */
-  readonly points: number;
-  /** Monte Carlo draws (method `monte-carlo`) and their seed. */
-  readonly samples: number;
-  readonly seed: number;
-  /** L-BFGS: relative objective change that stops, and the iteration cap. */
-  readonly tol: number;
-  readonly maxIter: number;
-  readonly streaming: StreamingMode;
-  /** SVI: Adam learning rate, steps per batch, and the effective data size N (0: the records seen so far). */
-  readonly learningRate: number;
-  readonly stepsPerBatch: number;
-  readonly dataSize: number;
-}
-
-/** What a vi-per model holds: q(β) = N(mu, LLᵀ), the original prior, and the SVI optimiser state. */
+/** What a vi-per model holds: q(β) = N(mu, LLᵀ), the original prior, and the SVI optimiser and generator. */
 export interface ViPerState {
   readonly dim: number;
   readonly settings: ViPerSettings;
-  /** The prior's mean and lower Cholesky factor of its covariance. */
+  /** The prior's mean and the lower Cholesky factor of its covariance. */
   readonly priorMean: Float64Array;
   readonly priorFactor: Float64Array;
   readonly mu: Float64Array;
-  /** Lower Cholesky factor of Σ (row-major d×d; diagonal for mean-field). */
+  /** Lower Cholesky factor L of Σ (row-major d×d; diagonal for mean-field). */
   readonly factor: Float64Array;
   records: number;
   /** F at the end of the last update (NaN before any). */
   objective: number;
   iterations: number;
-  /** Adam state (SVI) as `Adam.state()`, empty until the first SVI step. */
-  adam: Float64Array;
-  /** Rng state for fresh Monte Carlo draws in SVI (`Rng.getState()`). */
-  rng: Float64Array;
+  /** SVI's Adam over the packed (μ, L) (no step taken until the first SVI update). */
+  readonly adam: Adam;
+  /** Generator of the fresh Monte Carlo draws of each SVI step (`monte-carlo`), seeded by `seed`. */
+  readonly rng: Rng;
+}
+
+/**
+ * A model with no data: q = the prior N(m₀, S₀) (projected onto the diagonal, Σ = diag(1/(S₀⁻¹)ⱼⱼ),
+ * for mean-field), `method` and `covariance` the family's defaults. A bad option value or prior
+ * throws `ConfigError`.
+ */
+export function createViPerState(dim: number, options: ViPerOptions, method: BernoulliLogitMethod, covariance: CovarianceForm): ViPerState {
+  const settings = resolveViPerSettings(options, method, covariance);
+  const prior = resolveGaussianPrior(dim, options.prior, 1);
+  const factor = prior.factor.slice();
+  if (settings.covariance === 'diagonal') {
+    factor.fill(0);
+    for (let i = 0; i < dim; i++) factor[i * dim + i] = 1 / Math.sqrt(prior.precision[i * dim + i]);
+  }
+  return {
+    dim, settings, priorMean: prior.mean, priorFactor: prior.factor, mu: prior.mean.slice(), factor,
+    records: 0, objective: Number.NaN, iterations: 0,
+    adam: new Adam(packedLength(dim, settings.covariance), { learningRate: settings.learningRate }), rng: Rng.fromSeed(settings.seed),
+  };
 }
