@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { createKafkajsPort } from 'vbstream/kafka';
 import { type LocalKafka, startLocalKafka } from '../../scripts/local-kafka.js';
-import { runKafkaConsumer } from './run-kafka-consumer.js';
+import { startLearnerService } from './learner-service.js';
+import { produceRecords } from './produce-records.js';
 
 /**
  * The Kafka consumer example (`npm run example:kafka-consumer`).
@@ -11,8 +11,9 @@ import { runKafkaConsumer } from './run-kafka-consumer.js';
  *   node dist/examples/kafka-consumer/main.js [--brokers host:port] [--records 20000] [--metrics-port 0]
  *
  * Without `--brokers` it starts the local single-node broker (scripts/local-kafka.ts) and stops it
- * at the end. Produces a seeded stream to a fresh topic, learns it per partition with metrics on
- * 127.0.0.1, prints progress and the metrics URL, and exits once every partition has caught up.
+ * at the end. Produces a seeded stream to a fresh 2-partition topic, runs the learner service of
+ * `learner-service.ts` (public API only) with metrics on 127.0.0.1, prints progress and the metrics
+ * URL, and stops once every record is learned.
  */
 const { values } = parseArgs({ options: { brokers: { type: 'string' }, records: { type: 'string', default: '20000' }, 'metrics-port': { type: 'string', default: '0' } }, strict: true });
 const records = Number(values.records);
@@ -28,12 +29,20 @@ if (values.brokers === undefined) {
   process.stdout.write(`broker up at ${broker.bootstrap}\n`);
 }
 try {
+  const brokers = [values.brokers ?? (broker as LocalKafka).bootstrap];
   const topic = `kafka-consumer-${randomUUID().slice(0, 8)}`;
-  const result = await runKafkaConsumer({
-    brokers: values.brokers ?? (broker as LocalKafka).bootstrap, topic, records, metricsPort, out: process.stdout,
-    cli: join(dirname(fileURLToPath(import.meta.url)), '../../cli/vbstream.js'),
-  });
-  process.stdout.write(`learned ${result.recordsSeen.toLocaleString('en-US')} records; snapshots in ${result.snapshot}\n`);
+  await produceRecords(createKafkajsPort({ brokers, logLevel: 'nothing' }), topic, { records, dim: 5, partitions: 2, seed: 7 });
+  process.stdout.write(`produced ${records.toLocaleString('en-US')} records to ${topic}\n`);
+  let fatal: Error | undefined;
+  const service = await startLearnerService({ connection: { brokers, clientId: 'kafka-consumer-example' }, topic, dim: 5, metricsPort, onFatal: (error) => { fatal = error; } });
+  process.stdout.write(`metrics: http://127.0.0.1:${service.metricsPort}/metrics\n`);
+  while (service.learner.recordsApplied < records && fatal === undefined) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    process.stdout.write(`learned ${service.learner.recordsApplied.toLocaleString('en-US')} records\n`);
+  }
+  await service.stop();
+  if (fatal !== undefined) throw fatal;
+  process.stdout.write(`learned ${service.learner.recordsApplied.toLocaleString('en-US')} records; snapshots in ${topic}.snapshots\n`);
 } finally {
   if (broker !== undefined) {
     await broker.stop();

@@ -5,12 +5,10 @@ import { describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '../helpers/reference.js';
 
 describe('examples/kafka-consumer (real broker)', () => {
-  it('produces a seeded stream, learns every record with metrics served, prints progress and stops cleanly', async () => {
+  it('produces a seeded stream, learns every record with a service written against the public API, metrics served, and stops cleanly', async () => {
     const { stdout } = await promisify(execFile)(process.execPath, [join(repoRoot, 'dist/examples/kafka-consumer/main.js'), '--brokers', inject('kafkaBootstrap'), '--records', '4000'], { timeout: 90_000 });
     expect(stdout).toContain('produced 4,000 records to kafka-consumer-');
     expect(stdout).toMatch(/metrics: http:\/\/127\.0\.0\.1:\d+\/metrics/);
-    expect(stdout).toMatch(/records\s+records\/s\s+lag/);
-    expect(stdout).toContain('done: 4,000 records learned');
     expect(stdout).toMatch(/learned 4,000 records; snapshots in kafka-consumer-\w+\.snapshots/);
   });
 });
