@@ -4,7 +4,7 @@ export * as special from './special/index.js';
 export { Rng } from './rng/rng.js';
 export { sampleMultivariateNormal } from './rng/sample-multivariate-normal.js';
 export * as optim from './optim/index.js';
-export { families, getFamily } from './registry.js';
+export { createModel, families, familyById, getFamily, type FamilyId, type FamilyOptions } from './registry.js';
 export * from './models/vb-linear/index.js';
 export * from './models/vb-logit/index.js';
 export * from './models/pg-logit/index.js';

@@ -1,0 +1,73 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readmeBlocks, readmeCommands, transpileSnippet } from '../helpers/readme-blocks.js';
+import { repoRoot } from '../helpers/reference.js';
+
+/**
+ * The README's every snippet and command, run as a reader would. Snippets run in a folder inside the
+ * repository, so `import … from 'vbstream'` resolves to this package (its self-reference, as an
+ * installed package would). Commands that need a Kafka broker, a fresh machine or the npm registry
+ * run elsewhere, each named below with the test that runs it.
+ */
+const RUN_ELSEWHERE: { readonly [command: string]: string } = {
+  'npm install vbstream rxjs': 'test/kafka/packed-tarball.test.ts installs the packed tarball and rxjs into a fresh project',
+  'npx vbstream run --config kafka-pipeline.json': 'test/kafka/readme-kafka.test.ts runs it against the local broker',
+  'bash scripts/setup.sh': 'CI (.ci/run) runs it on a clean clone',
+  'npm test': 'CI (.ci/run) runs it; this test is part of it',
+};
+const KAFKA_FILES = new Set(['kafka-pipeline.json', 'kafka-service.ts']);
+
+const work = mkdtempSync(join(repoRoot, '.doc-test-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+const blocks = readmeBlocks();
+for (const block of blocks) if (block.file !== undefined) writeFileSync(join(work, block.file), block.text);
+
+function run(command: string, args: readonly string[]): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(command, args, { cwd: work, encoding: 'utf8', timeout: 120_000 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe('README', () => {
+  it('has only blocks this test knows how to run', () => {
+    for (const block of blocks) expect(['sh', 'ts', 'json'], `a \`\`\`${block.language} block`).toContain(block.language);
+    for (const block of blocks.filter((b) => b.language === 'json')) expect(() => JSON.parse(block.text), block.file).not.toThrow();
+  });
+
+  it('type-checks every TypeScript snippet against the public entry points', () => {
+    const files = blocks.filter((b) => b.language === 'ts').map((block, i) => {
+      const name = block.file ?? `snippet-${i}.ts`;
+      writeFileSync(join(work, name), block.text);
+      return name;
+    });
+    writeFileSync(join(work, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'], customConditions: ['vbstream-source'], typeRoots: [join(repoRoot, 'node_modules/@types')] },
+      files,
+    }));
+    const checked = run(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json']);
+    expect(checked.stdout + checked.stderr).toBe('');
+    expect(checked.status).toBe(0);
+  }, 120_000);
+
+  it.each(blocks.filter((b) => b.language === 'ts' && !KAFKA_FILES.has(b.file ?? '')).map((b, i) => [i, b.text] as const))('runs library snippet %i', (i, text) => {
+    writeFileSync(join(work, `run-${i}.mjs`), transpileSnippet(text));
+    const result = run(process.execPath, [`run-${i}.mjs`]);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    if (i === 0) expect(result.stdout.trim().split('\n').at(-1)).toBe('3 true');
+    if (i === 1) expect(result.stdout).toBe('records: 500 records\nrecords: 1000 records\n');
+  });
+
+  it.each(readmeCommands().filter((c) => RUN_ELSEWHERE[c] === undefined))('runs `%s`', (command) => {
+    expect(command, 'a command the doc test can run').toMatch(/^npx vbstream /);
+    const result = run(process.execPath, [join(repoRoot, 'dist/cli/vbstream.js'), ...command.replace(/^npx vbstream /, '').split(' ')]);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    if (command.includes('--config pipeline.json')) expect(result.stdout).toMatch(/done: 20,000 records/);
+  });
+
+  it('names the test that runs each command it does not run here', () => {
+    for (const command of Object.keys(RUN_ELSEWHERE)) expect(readmeCommands()).toContain(command);
+  });
+});
