@@ -3,6 +3,7 @@ import { readLabelledCsv } from '../../connectors/file/read-labelled-csv.js';
 import { ConfigError } from '../../src/core/config-error.js';
 import { VbstreamError } from '../../src/core/vbstream-error.js';
 import { getFitAdapter } from '../adapters/index.js';
+import { runFitJob } from '../run-fit-job.js';
 import { writeFileAtomic } from '../../connectors/file/write-file-atomic.js';
 import { usageOf } from '../command-help.js';
 
@@ -21,15 +22,18 @@ function parseOptions(text: string | undefined, allowed: readonly string[], mode
   return parsed as { [key: string]: unknown };
 }
 
+const count = (n: number): string => n.toLocaleString('en-US');
+
 function withSource(error: unknown, source: string): unknown {
   if (!(error instanceof VbstreamError) || error.location.source !== undefined || (error.kind !== 'input' && error.kind !== 'shape')) return error;
   return new VbstreamError(error.kind, error.reason, { ...error.location, source }, error.retriable, { cause: error });
 }
 
 /**
- * `vbstream fit`: reads a training CSV, fits the chosen model on all rows, optionally predicts a
- * test CSV, and only then writes posterior.json (and predictions.json) atomically, so an error
- * anywhere leaves no partial output. Returns the process exit code.
+ * `vbstream fit`: reads a training CSV, fits the chosen model on all rows in a worker thread
+ * (printing progress on stderr every second of a longer fit), optionally predicts a test CSV, and
+ * only then writes posterior.json (and predictions.json) atomically, so an error anywhere leaves no
+ * partial output; ends with a one-line result on stdout. Returns the process exit code.
  */
 export async function fitCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -50,22 +54,19 @@ export async function fitCommand(argv: string[]): Promise<number> {
   const adapter = getFitAdapter(values.model);
   const options = parseOptions(values.options, adapter.optionKeys, adapter.id);
   const train = await readLabelledCsv(values.input, { label: values.label });
-  let outcome;
-  try {
-    outcome = adapter.fit(train, options);
-  } catch (error) {
-    throw withSource(error, values.input);
+  const test = values.predict === undefined ? undefined : await readLabelledCsv(values.predict, { label: values.label, expectFeatures: train.features, requireLabel: false });
+  const started = performance.now();
+  const result = await runFitJob({ model: adapter.id, options, train: { x: train.x, y: train.y, n: train.n, d: train.d }, test: test === undefined ? undefined : { x: test.x, n: test.n } }, (seconds) => {
+    process.stderr.write(`fitting ${adapter.id} on ${count(train.n)} records × ${train.d} features … ${seconds} s\n`);
+  });
+  if (!result.ok) {
+    const source = result.stage === 'fit' ? values.input : values.predict ?? values.input;
+    if ('error' in result) throw withSource(new VbstreamError(result.error.kind, result.error.reason, result.error.location, result.error.retriable), source);
+    throw new Error(result.message);
   }
-  let predictions: string | undefined;
-  if (values.predict !== undefined) {
-    const test = await readLabelledCsv(values.predict, { label: values.label, expectFeatures: train.features, requireLabel: false });
-    try {
-      predictions = JSON.stringify(outcome.predict(test.x, test.n));
-    } catch (error) {
-      throw withSource(error, values.predict);
-    }
-  }
-  await writeFileAtomic(values.out, JSON.stringify(outcome.posterior));
-  if (predictions !== undefined && values.predictions !== undefined) await writeFileAtomic(values.predictions, predictions);
+  await writeFileAtomic(values.out, result.posterior);
+  if (result.predictions !== undefined && values.predictions !== undefined) await writeFileAtomic(values.predictions, result.predictions);
+  const seconds = (performance.now() - started) / 1000;
+  process.stdout.write(`fit ${adapter.id}: ${count(train.n)} records × ${train.d} features in ${seconds.toFixed(2)} s → ${values.out}${test === undefined ? '' : ` (${count(test.n)} predictions → ${values.predictions})`}\n`);
   return 0;
 }

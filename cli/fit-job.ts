@@ -1,0 +1,16 @@
+import type { ErrorKind, ErrorLocation } from '../src/core/vbstream-error.js';
+import type { FitData } from './fit-adapter.js';
+
+/** What `vbstream fit` hands its worker. */
+export interface FitJob {
+  readonly model: string;
+  readonly options: { readonly [key: string]: unknown };
+  readonly train: FitData;
+  readonly test?: { readonly x: Float64Array; readonly n: number };
+}
+
+/** What the worker answers: the JSON documents, or the error and the stage (fit or predict) it came from. */
+export type FitJobResult =
+  | { readonly ok: true; readonly posterior: string; readonly predictions: string | undefined }
+  | { readonly ok: false; readonly stage: 'fit' | 'predict'; readonly error: { readonly kind: ErrorKind; readonly reason: string; readonly location: ErrorLocation; readonly retriable: boolean } }
+  | { readonly ok: false; readonly stage: 'fit' | 'predict'; readonly message: string };
