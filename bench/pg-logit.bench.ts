@@ -1,6 +1,6 @@
 import type { Batch } from '../src/core/batch.js';
-import { PgLogitModel } from '../src/models/pg-logit/model.js';
-import { VbLogitModel } from '../src/models/vb-logit/model.js';
+import { pgLogitFamily } from '../src/models/pg-logit/family.js';
+import { vbLogitFamily } from '../src/models/vb-logit/family.js';
 import { formatCount, medianMs, throughput } from './measure.js';
 import { syntheticLogistic } from './synthetic-logistic.js';
 
@@ -13,10 +13,10 @@ const batches: Batch[] = Array.from({ length: n / batchSize }, (_, k) => ({
 }));
 
 process.stdout.write(`pg-logit minibatch SVI (Algorithm 3), p = ${d}, |B| = ${batchSize}, N = ${formatCount(n)}, one core\n`);
-let model = PgLogitModel.create(d, { mode: 'svi', effectiveSize: n, prior: { cov: 1 } });
+let model = pgLogitFamily.create(d, { mode: 'svi', effectiveSize: n, prior: { covariance: 1 } });
 let cursor = 0;
 const rate = throughput(() => {
-  if (cursor === batches.length) { model = PgLogitModel.create(d, { mode: 'svi', effectiveSize: n, prior: { cov: 1 } }); cursor = 0; }
+  if (cursor === batches.length) { model = pgLogitFamily.create(d, { mode: 'svi', effectiveSize: n, prior: { covariance: 1 } }); cursor = 0; }
   model.update(batches[cursor++]);
   return batchSize;
 }, 2000);
@@ -27,13 +27,13 @@ const cavi = { x: data.x.subarray(0, m * d), y: data.y.subarray(0, m), n: m, d }
 process.stdout.write(`\npg-logit CAVI (Algorithm 2), n = ${formatCount(m)}, p = ${d}, prior N(0, 10·I), reference stop |ΔELBO| < 1e-10\n`);
 let sweeps = 0;
 const caviMs = medianMs(() => {
-  const fit = PgLogitModel.create(d);
+  const fit = pgLogitFamily.create(d);
   sweeps = fit.update(cavi).iterations ?? 0;
 }, 5);
-const vbMs = medianMs(() => VbLogitModel.create('vb-logit', d, false).update(cavi), 5);
+const vbMs = medianMs(() => vbLogitFamily.create(d).update(cavi), 5);
 let vbFixedPasses = 0;
 const vbFixedMs = medianMs(() => {
-  const vb = VbLogitModel.create('vb-logit', d, false, { alpha: 0.1 });
+  const vb = vbLogitFamily.create(d, { alpha: 0.1 });
   vbFixedPasses = vb.update(cavi).iterations ?? 0;
 }, 5);
 process.stdout.write(`  to convergence: ${caviMs.toFixed(1)} ms, ${sweeps} sweeps, ${(caviMs / sweeps).toFixed(2)} ms per sweep\n`);

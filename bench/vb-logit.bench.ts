@@ -1,4 +1,4 @@
-import { VbLogitModel } from '../src/models/vb-logit/model.js';
+import { vbLogitArdFamily, vbLogitFamily } from '../src/models/vb-logit/family.js';
 import { vbLogitOnlineFamily } from '../src/models/vb-logit/online-family.js';
 import { formatCount, medianMs, throughput, throughputWallAndCpu } from './measure.js';
 import { NaiveVbLogitIter } from './naive-vb-logit-iter.js';
@@ -42,12 +42,12 @@ process.stdout.write('\nvb-logit batch fit (hyperprior), N = 10,000, D = 25 (Oct
 const data = syntheticLogistic(10_000, 25, 7);
 let iterations = 0;
 const ms = medianMs(() => {
-  const model = VbLogitModel.create('vb-logit', 25, false);
+  const model = vbLogitFamily.create(25);
   model.update({ x: data.x, y: data.y, n: 10_000, d: 25 });
   iterations = model.diagnostics.iterations;
 }, 5);
 const ardMs = medianMs(() => {
-  const model = VbLogitModel.create('vb-logit-ard', 25, true);
+  const model = vbLogitArdFamily.create(25);
   model.update({ x: data.x, y: data.y, n: 10_000, d: 25 });
 }, 5);
 process.stdout.write(`  vb-logit:     ${ms.toFixed(1)} ms (${iterations} VB passes, ${(ms / iterations).toFixed(2)} ms per pass)\n  vb-logit-ard: ${ardMs.toFixed(1)} ms\n`);

@@ -19,10 +19,10 @@ function legacy<Options extends object>(descriptor: FamilyDescriptor<Options>): 
 export const familyById = {
   'vb-linear': vbLinearFamily,
   'vb-linear-ard': vbLinearArdFamily,
-  'vb-logit': legacy(vbLogitFamily),
-  'vb-logit-ard': legacy(vbLogitArdFamily),
+  'vb-logit': vbLogitFamily,
+  'vb-logit-ard': vbLogitArdFamily,
   'vb-logit-online': vbLogitOnlineFamily,
-  'pg-logit': legacy(pgLogitFamily),
+  'pg-logit': pgLogitFamily,
   'vi-per': viPerFamily,
   'vi-per-mf': viPerMeanFieldFamily,
   'vi-gh': viGaussHermiteFamily,

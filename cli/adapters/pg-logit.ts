@@ -3,9 +3,9 @@ import { ConfigError } from '../../src/core/config-error.js';
 import { optionChecks } from '../../src/core/option-checks.js';
 import { signedLabels } from '../../src/core/signed-labels.js';
 import { validateBatch } from '../../src/core/validate-batch.js';
-import { PG_LOGIT_FAMILY, PG_LOGIT_SNAPSHOT_VERSION } from '../../src/models/pg-logit/codec.js';
 import { MinibatchSampler } from '../../src/models/pg-logit/minibatch-sampler.js';
-import { PgLogitModel, type PgLogitOptions } from '../../src/models/pg-logit/model.js';
+import { pgLogitFamily, type PgLogitModel } from '../../src/models/pg-logit/family.js';
+import type { PgLogitOptions } from '../../src/models/pg-logit/options.js';
 import { Rng } from '../../src/rng/rng.js';
 import type { FitAdapter, FitData, FitOutcome } from '../fit-adapter.js';
 import { jsonMatrix } from '../json-matrix.js';
@@ -18,7 +18,7 @@ function outcome(model: PgLogitModel, data: FitData, elbo: number, iterations: n
   const xi = Array.from({ length: Math.min(XI_SHOWN, data.n) }, (_, r) => model.localXi(data.x, r * d));
   return {
     posterior: {
-      family: PG_LOGIT_FAMILY, version: PG_LOGIT_SNAPSHOT_VERSION, dim: d,
+      family: model.family, version: model.snapshot().version, dim: d,
       mean: Array.from(model.posteriorMean()), cov: jsonMatrix(model.covariance(), d),
       extras: { elbo, iterations, xi },
     },
@@ -33,7 +33,7 @@ export const pgCaviAdapter: FitAdapter = {
   optionKeys: ['prior', 'tol', 'maxIter', 'predictor'],
   fit(data, options) {
     const { predictor, ...modelOptions } = options;
-    const model = PgLogitModel.create(data.d, { ...(modelOptions as PgLogitOptions), mode: 'sda' });
+    const model = pgLogitFamily.create(data.d, { ...(modelOptions as PgLogitOptions), mode: 'sda' });
     const stats = model.update({ x: data.x, y: data.y, n: data.n, d: data.d });
     return outcome(model, data, stats.objective ?? Number.NaN, stats.iterations ?? 0, predictor);
   },
@@ -60,7 +60,7 @@ export const pgSviAdapter: FitAdapter = {
     const seedValue = optionChecks.finite('seed', seed, 1);
     if (!Number.isSafeInteger(seedValue)) throw new ConfigError('must be an integer', { field: 'seed', value: seedValue });
     const rng = Rng.fromSeed(seedValue);
-    const model = PgLogitModel.create(data.d, { ...(modelOptions as PgLogitOptions), mode: 'svi', effectiveSize: data.n });
+    const model = pgLogitFamily.create(data.d, { ...(modelOptions as PgLogitOptions), mode: 'svi', effectiveSize: data.n });
     const sampler = new MinibatchSampler(data.x, data.y, data.n, data.d, size, scheme, rng);
     const total = epochs === undefined ? optionChecks.positiveInteger('steps', steps, 10_000) : optionChecks.positiveInteger('epochs', epochs, 1) * sampler.stepsPerEpoch;
     for (let t = 0; t < total; t++) model.update(sampler.next());

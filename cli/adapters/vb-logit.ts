@@ -1,8 +1,8 @@
 import type { Batch } from '../../src/core/batch.js';
 import { optionChecks } from '../../src/core/option-checks.js';
-import { VB_LOGIT_SNAPSHOT_VERSION } from '../../src/models/vb-logit/codec.js';
 import type { GaussianPosterior } from '../../src/gaussian/gaussian-posterior.js';
-import { VbLogitModel, type VbLogitOptions } from '../../src/models/vb-logit/model.js';
+import { vbLogitArdFamily, vbLogitFamily } from '../../src/models/vb-logit/family.js';
+import type { VbLogitOptions } from '../../src/models/vb-logit/options.js';
 import { vbLogitOnlineCodec } from '../../src/models/vb-logit/online-codec.js';
 import { vbLogitOnlineFamily } from '../../src/models/vb-logit/online-family.js';
 import type { VbLogitOnlineOptions } from '../../src/models/vb-logit/online-options.js';
@@ -33,14 +33,14 @@ function batchAdapter(id: 'vb-logit' | 'vb-logit-ard', ard: boolean): FitAdapter
     fit(data, options) {
       const { predictor, ...modelOptions } = options;
       const chosen = optionChecks.oneOf('predictor', predictor, 'row', ['row', 'joint'] as const);
-      const model = VbLogitModel.create(id, data.d, ard, modelOptions as VbLogitOptions);
+      const model = (ard ? vbLogitArdFamily : vbLogitFamily).create(data.d, modelOptions as VbLogitOptions);
       const batch: Batch = { x: data.x, y: data.y, n: data.n, d: data.d };
       model.update(batch);
       const p = model.posterior;
       const diag = model.diagnostics;
       const d = data.d;
       const json: PosteriorJson = {
-        family: id, version: VB_LOGIT_SNAPSHOT_VERSION, dim: d, mean: Array.from(p.w), cov: jsonMatrix(p.V, d),
+        family: id, version: model.snapshot().version, dim: d, mean: Array.from(p.w), cov: jsonMatrix(p.V, d),
         extras: { ...gaussianExtras(p, d), E_a: ard ? Array.from(diag.expectedAlpha) : diag.expectedAlpha[0], L: diag.bound, iterations: diag.iterations, stopReason: diag.stopReason },
       };
       const settings = { tol: (modelOptions as VbLogitOptions).tol ?? 1e-5, maxIter: (modelOptions as VbLogitOptions).maxIter ?? 500 };

@@ -1,5 +1,6 @@
 import { jaakkolaJordanLambda } from '../special/jaakkola-jordan-lambda.js';
 import { logSigmoid } from '../special/log-sigmoid.js';
+import { jaakkolaJordanXi } from './jaakkola-jordan-xi.js';
 import type { GaussianExpectationLikelihood, MeanVarianceGradient } from './likelihood.js';
 import { logitLabelSign } from './logit-label-sign.js';
 
@@ -22,7 +23,7 @@ export class BernoulliLogitJaakkolaJordan implements GaussianExpectationLikeliho
 
   expectedLogProb(y: number, m: number, v: number, gradient?: MeanVarianceGradient): number {
     const s = logitLabelSign(y);
-    const xi = Math.sqrt(m * m + v);
+    const xi = jaakkolaJordanXi(m, v);
     if (gradient !== undefined) {
       const lambda = jaakkolaJordanLambda(xi);
       gradient.dm = 0.5 * s - 2 * lambda * m;
@@ -33,12 +34,12 @@ export class BernoulliLogitJaakkolaJordan implements GaussianExpectationLikeliho
 
   logMarginal(y: number, m: number, v: number, gradient?: MeanVarianceGradient): number {
     const s = logitLabelSign(y);
-    let xi = Math.sqrt(m * m + v);
+    let xi = jaakkolaJordanXi(m, v);
     let lambda = jaakkolaJordanLambda(xi);
     for (let iteration = 0; iteration < XI_MAX_ITERATIONS; iteration++) {
       const c = 1 + 2 * lambda * v;
       const mean = (m + 0.5 * s * v) / c;
-      const next = Math.sqrt(v / c + mean * mean);
+      const next = jaakkolaJordanXi(mean, v / c);
       lambda = jaakkolaJordanLambda(next);
       const change = Math.abs(next - xi);
       xi = next;

@@ -13,6 +13,7 @@ export { logSumExp } from './log-sum-exp.js';
 export { normalCdf } from './normal-cdf.js';
 export { normalLogPdf } from './normal-log-pdf.js';
 export { normalQuantile } from './normal-quantile.js';
+export { polyaGammaMean } from './polya-gamma-mean.js';
 export { sigmoid } from './sigmoid.js';
 export { regularizedIncompleteBeta } from './regularized-incomplete-beta.js';
 export { studentTCdf } from './student-t-cdf.js';

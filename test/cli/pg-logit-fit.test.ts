@@ -23,7 +23,7 @@ describe('vbstream fit --model pg-cavi / pg-svi', () => {
     const out = join(work, 'cavi.json');
     const predictions = join(work, 'cavi-pred.json');
     const run = vbstream('fit', '--model', 'pg-cavi', '--input', referencePath('pgvb', 'fig1_n100.csv'), '--out', out,
-      '--predict', referencePath('pgvb', 'fig1_n20.csv'), '--predictions', predictions, '--options', '{"prior":{"mean":0,"cov":10}}');
+      '--predict', referencePath('pgvb', 'fig1_n20.csv'), '--predictions', predictions, '--options', '{"prior":{"mean":0,"covariance":10}}');
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const posterior = JSON.parse(readFileSync(out, 'utf8'));
@@ -38,10 +38,10 @@ describe('vbstream fit --model pg-cavi / pg-svi', () => {
     expect(prob.every((p: number) => p > 0 && p < 1)).toBe(true);
   });
 
-  it('pg-cavi takes a full prior {"mean":[…],"cov":[[…]]} and a relative tol', () => {
+  it('pg-cavi takes a full prior {"mean":[…],"covariance":[[…]]} and a relative tol', () => {
     const ref = readReferenceJson('pgvb', 's3_n1000_p25.json');
     const out = join(work, 's3.json');
-    const options = JSON.stringify({ prior: { mean: ref.prior.mu0, cov: ref.prior.Sigma0 }, tol: 1e-15 });
+    const options = JSON.stringify({ prior: { mean: ref.prior.mu0, covariance: ref.prior.Sigma0 }, tol: 1e-15 });
     const run = vbstream('fit', '--model', 'pg-cavi', '--input', referencePath('pgvb', 's3_n1000_p25.csv'), '--out', out, '--options', options);
     expect(run.code).toBe(0);
     const posterior = JSON.parse(readFileSync(out, 'utf8'));
@@ -82,9 +82,9 @@ describe('vbstream fit --model pg-cavi / pg-svi', () => {
       ['pg-svi', '{"steps":10,"epochs":1}', /steps or epochs, not both/],
       ['pg-svi', '{"batchSize":4}', /batch size exceeds the 3 rows \(field batchSize, value 4\)/],
       ['pg-svi', '{"sampling":"random"}', /must be one of iid, permutation, cyclic \(field sampling/],
-      ['pg-cavi', '{"prior":{"cov":[[1,0],[0.5,1]]}}', /symmetric \(field prior.cov\[1\]\[0\], value 0.5\)/],
+      ['pg-cavi', '{"prior":{"covariance":[[1,0],[0.5,1]]}}', /symmetric \(field prior.covariance\[1\]\[0\], value 0.5\)/],
       ['pg-cavi', '{"prior":{"mean":[0,"a"]}}', /finite number \(field prior.mean\[1\], value "a"\)/],
-      ['pg-cavi', '{"prior":{"variance":2}}', /unknown prior key.*field prior.variance/],
+      ['pg-cavi', '{"prior":{"variance":2}}', /unknown pg-logit option.*field prior.variance/],
       ['pg-cavi', '{"kappa":0.7}', /unknown option for pg-cavi.*field kappa/],
     ];
     for (const [model, options, message] of cases) {

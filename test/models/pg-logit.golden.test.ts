@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { pgLogitCavi } from '../../src/models/pg-logit/cavi.js';
-import { buildPgLogitPrior } from '../../src/models/pg-logit/build-prior.js';
 import { MinibatchSampler, type MinibatchSampling } from '../../src/models/pg-logit/minibatch-sampler.js';
-import { PgLogitModel } from '../../src/models/pg-logit/model.js';
+import { pgLogitFamily, type PgLogitModel } from '../../src/models/pg-logit/family.js';
 import { pgLogitElbo } from '../../src/models/pg-logit/objective.js';
-import { VbLogitModel } from '../../src/models/vb-logit/model.js';
+import { resolvePgLogitPrior } from '../../src/models/pg-logit/resolve-pg-logit-prior.js';
+import { vbLogitFamily } from '../../src/models/vb-logit/family.js';
 import { cholesky } from '../../src/linalg/cholesky.js';
 import { Rng } from '../../src/rng/rng.js';
 import { expectClose } from '../helpers/close.js';
@@ -23,8 +23,8 @@ function load(name: string) {
   const ref = readReferenceJson('pgvb', `${name}.json`);
   const data = readReferenceCsv('pgvb', ref.data_file);
   const signed = data.y.map((v) => 2 * v - 1);
-  const priorOptions = { mean: ref.prior.mu0 as number[], cov: ref.prior.Sigma0 as number[][] };
-  return { ref, data, signed, priorOptions, prior: buildPgLogitPrior(data.d, priorOptions) };
+  const priorOptions = { mean: ref.prior.mu0 as number[], covariance: ref.prior.Sigma0 as number[][] };
+  return { ref, data, signed, priorOptions, prior: resolvePgLogitPrior(data.d, priorOptions) };
 }
 
 const flat = (m: number[][]) => m.flat();
@@ -46,7 +46,7 @@ describe.each(DATASETS)('pg-logit CAVI on %s', (name) => {
   });
 
   it('the model (sda, one batch) is the same fit and, iterated on, reaches the stored fixed point', () => {
-    const model = PgLogitModel.create(data.d, { prior: priorOptions });
+    const model = pgLogitFamily.create(data.d, { prior: priorOptions });
     const stats = model.update({ x: data.x, y: data.y, n: data.n, d: data.d });
     expect(stats.iterations).toBe(cavi.iterations);
     expectClose(stats.objective, cavi.elbo, ELBO, 'elbo');
@@ -60,7 +60,7 @@ describe.each(DATASETS)('pg-logit CAVI on %s', (name) => {
 
   it('evaluates the ELBO formula at the stored q, at the optimal ξ and at scaled ξ', () => {
     const factor = new Float64Array(data.d * data.d);
-    cholesky(buildPgLogitPrior(data.d, { cov: cavi.Sigma }).precision, data.d, factor);
+    cholesky(resolvePgLogitPrior(data.d, { covariance: cavi.Sigma }).precision, data.d, factor);
     const mean = Float64Array.from(cavi.mu as number[]);
     expectClose(pgLogitElbo(prior, factor, mean, data.d, data.x, signed, data.n), cavi.elbo_check.elbo_recomputed_formula, { abs: 1e-9 }, 'elbo');
     if (cavi.xi.length === data.n) {
@@ -72,7 +72,7 @@ describe.each(DATASETS)('pg-logit CAVI on %s', (name) => {
 
   if (ref.svi_cyclic !== undefined) {
     it('svi_cyclic: 10⁴ single-record steps in file order match the reference (Algorithm 3)', () => {
-      const model = PgLogitModel.create(data.d, { prior: priorOptions, mode: 'svi', effectiveSize: data.n });
+      const model = pgLogitFamily.create(data.d, { prior: priorOptions, mode: 'svi', effectiveSize: data.n });
       const sampler = new MinibatchSampler(data.x, data.y, data.n, data.d, 1, 'cyclic', Rng.fromSeed(1));
       for (let t = 0; t < ref.svi_cyclic.settings.iters; t++) model.update(sampler.next());
       expectClose(model.posteriorMean(), ref.svi_cyclic.mu, DETERMINISTIC_SVI, 'mu');
@@ -82,7 +82,7 @@ describe.each(DATASETS)('pg-logit CAVI on %s', (name) => {
 
   if (ref.svi_cyclic_minibatch !== undefined) {
     it('svi_cyclic_minibatch: |B| = 100 in file order, at 1, 5 and 20 epochs', () => {
-      const model = PgLogitModel.create(data.d, { prior: priorOptions, mode: 'svi', effectiveSize: data.n });
+      const model = pgLogitFamily.create(data.d, { prior: priorOptions, mode: 'svi', effectiveSize: data.n });
       const sampler = new MinibatchSampler(data.x, data.y, data.n, data.d, 100, 'cyclic', Rng.fromSeed(1));
       let steps = 0;
       for (const epochs of [1, 5, 20]) {
@@ -100,7 +100,7 @@ describe.each(DATASETS)('pg-logit CAVI on %s', (name) => {
     it('svi_single: the median KL(q_SVI ‖ q_CAVI) of 20 seeded runs of 10⁴ iid single-record steps lies within the stored median-of-20 [q01, q99]', () => {
       const kls: number[] = [];
       for (let seed = 1; seed <= 20; seed++) {
-        const model = PgLogitModel.create(data.d, { prior: priorOptions, mode: 'svi', effectiveSize: data.n });
+        const model = pgLogitFamily.create(data.d, { prior: priorOptions, mode: 'svi', effectiveSize: data.n });
         const sampler = new MinibatchSampler(data.x, data.y, data.n, data.d, 1, 'iid', Rng.fromSeed(seed));
         for (let t = 0; t < ref.svi_single.settings.iters; t++) model.update(sampler.next());
         kls.push(klToCavi(model));
@@ -117,7 +117,7 @@ describe.each(DATASETS)('pg-logit CAVI on %s', (name) => {
     it.each([['perm', 'permutation'], ['iid', 'iid']] as const)('svi_minibatch (%s): the median KL of 20 seeded |B| = 100 runs after 1, 5, 20 epochs lies within the stored median-of-20 [q01, q99]', (block, sampling: MinibatchSampling) => {
       const medians: Record<number, number[]> = { 1: [], 5: [], 20: [] };
       for (let seed = 1; seed <= 20; seed++) {
-        const model = PgLogitModel.create(data.d, { prior: priorOptions, mode: 'svi', effectiveSize: data.n });
+        const model = pgLogitFamily.create(data.d, { prior: priorOptions, mode: 'svi', effectiveSize: data.n });
         const sampler = new MinibatchSampler(data.x, data.y, data.n, data.d, 100, sampling, Rng.fromSeed(seed));
         let steps = 0;
         for (const epochs of [1, 5, 20]) {
@@ -140,7 +140,7 @@ describe('pg-logit CAVI and vb-logit without a hyperprior share the fixed point'
   it.each(['fig1_n100', 's3_n1000_p25'])('%s: vb-logit with fixed α = 1/σ₀² gives the CAVI fixed point and its bound equals the ELBO', (name) => {
     const { ref, data } = load(name);
     const alpha = 1 / ref.prior.Sigma0[0][0];
-    const vb = VbLogitModel.create('vb-logit', data.d, false, { alpha, tol: 1e-15, maxIter: 5000 });
+    const vb = vbLogitFamily.create(data.d, { alpha, tol: 1e-15, maxIter: 5000 });
     vb.update({ x: data.x, y: data.y, n: data.n, d: data.d });
     expectClose(vb.posterior.w, ref.cavi.fixed_point.mu, FIXED_POINT, 'w');
     expectClose(vb.posterior.V, flat(ref.cavi.fixed_point.Sigma), FIXED_POINT, 'V');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { vbLinearArdFamily, vbLinearFamily } from '../../src/models/vb-linear/family.js';
-import { VbLogitModel } from '../../src/models/vb-logit/model.js';
+import { vbLogitArdFamily, vbLogitFamily } from '../../src/models/vb-logit/family.js';
 import { vbLogitOnlineFamily } from '../../src/models/vb-logit/online-family.js';
 import { predictVbLogitJoint } from '../../src/models/vb-logit/predict-joint.js';
 import { JaakkolaJordanRow } from '../../src/likelihoods/jaakkola-jordan-row.js';
@@ -92,7 +92,7 @@ describe.each(datasets.filter(([, kind]) => kind === 'logistic').map(([name]) =>
     for (const coding of ['{-1,1}', '{0,1}'] as const) {
       it(`${block} with ${coding} labels: outputs, iteration count, both predictors`, () => {
         const expected = ref[block];
-        const model = VbLogitModel.create(ard ? 'vb-logit-ard' : 'vb-logit', train.d, ard);
+        const model = (ard ? vbLogitArdFamily : vbLogitFamily).create(train.d);
         model.update({ x: train.x, y: coding === '{0,1}' ? labels01 : train.y, n: train.n, d: train.d });
         const p = model.posterior;
         const diag = model.diagnostics;

@@ -3,10 +3,11 @@ import { dot } from '../../linalg/dot.js';
 import { gramAccumulate } from '../../linalg/gram-accumulate.js';
 import { logDetCholesky } from '../../linalg/log-det-cholesky.js';
 import { solveLowerRowNorms } from '../../linalg/solve-lower-row-norms.js';
-import { jaakkolaJordanLambda } from '../../special/jaakkola-jordan-lambda.js';
+import { jaakkolaJordanExpectedBound } from '../../likelihoods/jaakkola-jordan-expected-bound.js';
+import { jaakkolaJordanXi } from '../../likelihoods/jaakkola-jordan-xi.js';
+import { polyaGammaMean } from '../../special/polya-gamma-mean.js';
 import { priorElbo } from './prior-elbo.js';
 import type { PgLogitPrior } from './prior.js';
-import { recordElbo } from './record-elbo.js';
 import { refreshMoments } from './refresh-moments.js';
 
 /** Stopping rule of {@link pgLogitCavi}. */
@@ -40,9 +41,10 @@ export interface CaviResult {
  * x, labels ±1, optional weights) under the Gaussian prior `prior`. Starts at z̄ᵢ = ¼ (the ξ → 0
  * limit); each sweep sets −2λ₂ = Σ₀⁻¹ + XᵀZ̄X (Cholesky factor, no inverse for the solves),
  * μ = (−2λ₂)⁻¹λ₁ with the constant λ₁ = Σ₀⁻¹μ₀ + Xᵀ(y − ½), then ξᵢ = √(xᵢᵀΣxᵢ + (xᵢᵀμ)²) and
- * z̄ᵢ = tanh(ξᵢ/2)/(2ξᵢ), and evaluates the exact ELBO of the augmented model (eq. 2.3, the
- * Jaakkola–Jordan bound). Stops from the second sweep on when |ΔELBO| < tol (absolute, or relative to
- * |ELBO|), or after maxIter sweeps. Pure: reads its inputs, returns fresh arrays.
+ * z̄ᵢ = E[ωᵢ] = tanh(ξᵢ/2)/(2ξᵢ), and evaluates the exact ELBO of the augmented model (eq. 2.3, the
+ * Jaakkola–Jordan bound with λ(ξ) = z̄/2). Stops from the second sweep on when |ΔELBO| < tol
+ * (absolute, or relative to |ELBO|), or after maxIter sweeps. Pure: reads its inputs, returns fresh
+ * arrays.
  */
 export function pgLogitCavi(prior: PgLogitPrior, x: Float64Array, ySigned: Float64Array, n: number, d: number, stop: CaviStop, weights?: Float64Array): CaviResult {
   const shift = prior.shift.slice();
@@ -74,11 +76,11 @@ export function pgLogitCavi(prior: PgLogitPrior, x: Float64Array, ySigned: Float
     for (let r = 0; r < n; r++) {
       const variance = variances[r];
       const m = dot(mean, x, d, 0, r * d);
-      xi[r] = Math.sqrt(variance + m * m);
+      xi[r] = jaakkolaJordanXi(m, variance);
       const weight = weights === undefined ? 1 : weights[r];
-      const lambda = jaakkolaJordanLambda(xi[r]);
-      rowScale[r] = 2 * lambda * weight;
-      elbo += weight * recordElbo(0.5 * ySigned[r], m, variance, xi[r], lambda);
+      const zBar = polyaGammaMean(xi[r]);
+      rowScale[r] = zBar * weight;
+      elbo += weight * jaakkolaJordanExpectedBound(0.5 * ySigned[r], m, variance, xi[r], 0.5 * zBar);
     }
     const last = elboTrace.length > 0 ? elboTrace[elboTrace.length - 1] : Number.NaN;
     elboTrace.push(elbo);

@@ -2,9 +2,10 @@ import { choleskyInverse } from '../../linalg/cholesky-inverse.js';
 import { dot } from '../../linalg/dot.js';
 import { logDetCholesky } from '../../linalg/log-det-cholesky.js';
 import { solveLowerRowNorms } from '../../linalg/solve-lower-row-norms.js';
+import { jaakkolaJordanExpectedBound } from '../../likelihoods/jaakkola-jordan-expected-bound.js';
+import { jaakkolaJordanXi } from '../../likelihoods/jaakkola-jordan-xi.js';
 import { priorElbo } from './prior-elbo.js';
 import type { PgLogitPrior } from './prior.js';
-import { recordElbo } from './record-elbo.js';
 
 /**
  * The exact ELBO of the Pólya-gamma augmented logistic model (Durante & Rigon eq. 2.3; equal to the
@@ -23,8 +24,8 @@ export function pgLogitElbo(prior: PgLogitPrior, factor: Float64Array, mean: Flo
   for (let r = 0; r < n; r++) {
     const variance = variances[r];
     const m = dot(mean, x, d, 0, r * d);
-    const localXi = xi === undefined ? Math.sqrt(variance + m * m) : xi[r];
-    elbo += (weights === undefined ? 1 : weights[r]) * recordElbo(0.5 * ySigned[r], m, variance, localXi);
+    const localXi = xi === undefined ? jaakkolaJordanXi(m, variance) : xi[r];
+    elbo += (weights === undefined ? 1 : weights[r]) * jaakkolaJordanExpectedBound(0.5 * ySigned[r], m, variance, localXi);
   }
   return elbo;
 }

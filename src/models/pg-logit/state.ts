@@ -1,7 +1,8 @@
-import type { PgLogitPrior } from './prior.js';
-
-/** How `update(batch)` absorbs a batch: one Robbins–Monro step, or CAVI with the posterior as prior. */
-export type PgLogitUpdateMode = 'svi' | 'sda';
+import { ConfigError } from '../../core/config-error.js';
+import { optionChecks } from '../../core/option-checks.js';
+import type { PgLogitOptions, PgLogitUpdateMode } from './options.js';
+import { refreshMoments } from './refresh-moments.js';
+import { resolvePgLogitPrior, type ResolvedPgLogitPrior } from './resolve-pg-logit-prior.js';
 
 /** Settings fixed at construction. */
 export interface PgLogitSettings {
@@ -25,7 +26,7 @@ export interface PgLogitSettings {
  */
 export interface PgLogitState {
   readonly dim: number;
-  readonly prior: PgLogitPrior;
+  readonly prior: ResolvedPgLogitPrior;
   readonly settings: PgLogitSettings;
   /** λ₁ = Σ⁻¹μ. */
   readonly shift: Float64Array;
@@ -43,4 +44,30 @@ export interface PgLogitState {
   elbo: number;
   /** CAVI sweeps of the last update (1 for an SVI step). */
   iterations: number;
+}
+
+/** q(β) = the prior, no records; a bad option value throws `ConfigError` (`svi` needs `effectiveSize`, `sda` refuses it). */
+export function createPgLogitState(dim: number, options: PgLogitOptions): PgLogitState {
+  const mode = optionChecks.oneOf('mode', options.mode, 'sda', ['sda', 'svi'] as const);
+  const prior = resolvePgLogitPrior(dim, options.prior);
+  if (mode === 'svi' && options.effectiveSize === undefined) {
+    throw new ConfigError('svi mode needs the effective data size N (the number of records the posterior represents)', { field: 'effectiveSize' });
+  }
+  if (mode === 'sda' && options.effectiveSize !== undefined) throw new ConfigError('effectiveSize applies to svi mode only', { field: 'effectiveSize', value: options.effectiveSize });
+  const state: PgLogitState = {
+    dim, prior,
+    settings: {
+      mode,
+      tol: options.tol === undefined ? 1e-10 : optionChecks.positive('tol', options.tol, 1e-10),
+      relativeTol: options.tol !== undefined,
+      maxIter: optionChecks.positiveInteger('maxIter', options.maxIter, 10_000),
+      tau: optionChecks.nonNegative('tau', options.tau, 1),
+      kappa: optionChecks.inRange('kappa', options.kappa, 0.75, 0.5, 1, true),
+      effectiveSize: mode === 'svi' ? optionChecks.positive('effectiveSize', options.effectiveSize, 1) : Number.NaN,
+    },
+    shift: prior.shift.slice(), precision: prior.precision.slice(), factor: new Float64Array(dim * dim), mean: prior.mean.slice(),
+    step: 0, records: 0, elbo: Number.NaN, iterations: 0,
+  };
+  refreshMoments(state.shift, state.precision, dim, state.factor, state.mean);
+  return state;
 }

@@ -1,4 +1,7 @@
+import { optionChecks } from '../../core/option-checks.js';
 import type { GaussianPosterior } from '../../gaussian/gaussian-posterior.js';
+import { identity } from '../../linalg/identity.js';
+import type { VbLogitOptions } from './options.js';
 
 /** Gamma hyperprior α ~ Gam(a0, b0) (shape, rate) on the weight precision (Drugowitsch eq. 41). */
 export interface VbLogitPrior {
@@ -43,3 +46,24 @@ export interface VbLogitState {
 
 /** VBLinLogit's defaults: a0 = 1e-2, b0 = 1e-4. */
 export const VB_LOGIT_DEFAULT_PRIOR: VbLogitPrior = { a0: 1e-2, b0: 1e-4 };
+
+/**
+ * The state of a model with no data: q(w) is the prior N(0, I/α₀) with α₀ = a0/b0 (or the fixed α);
+ * a bad option value throws `ConfigError`.
+ */
+export function createVbLogitState(dim: number, ard: boolean, options: VbLogitOptions): VbLogitState {
+  const prior = {
+    a0: optionChecks.positive('prior.a0', options.prior?.a0, VB_LOGIT_DEFAULT_PRIOR.a0),
+    b0: optionChecks.positive('prior.b0', options.prior?.b0, VB_LOGIT_DEFAULT_PRIOR.b0),
+  };
+  const fixedAlpha = options.alpha === undefined ? undefined : optionChecks.positive('alpha', options.alpha, 1);
+  const alpha0 = fixedAlpha ?? prior.a0 / prior.b0;
+  return {
+    dim, ard, prior, fixedAlpha,
+    tol: optionChecks.positive('tol', options.tol, 1e-5),
+    maxIter: optionChecks.positiveInteger('maxIter', options.maxIter, 500),
+    dataPrecision: new Float64Array(dim * dim), dataShift: new Float64Array(dim), frozenBound: 0, records: 0,
+    posterior: { w: new Float64Array(dim), V: identity(dim, 1 / alpha0), invV: identity(dim, alpha0), logDetV: -dim * Math.log(alpha0), q: 0 },
+    expectedAlpha: new Float64Array(ard ? dim : 1).fill(alpha0), bound: Number.NaN, iterations: 0, stopReason: 'converged',
+  };
+}

@@ -1,0 +1,22 @@
+/**
+ * Scratch of a pg-logit model: a d-vector for predictions, draws and ξ, the ±1 labels of a batch,
+ * and the SVI step's buffers (the minibatch gradient, the target precision, the row norms' work
+ * space, and per-record ξ-variances and Gram scales grown to the largest minibatch seen).
+ */
+export interface PgLogitWorkspace {
+  readonly work: Float64Array;
+  readonly rowNormWork: Float64Array;
+  readonly gradient: Float64Array;
+  readonly targetPrecision: Float64Array;
+  labels: Float64Array;
+  variances: Float64Array;
+  rowScale: Float64Array;
+}
+
+/** A workspace for dimension `dim`. */
+export function pgLogitWorkspace(dim: number): PgLogitWorkspace {
+  return {
+    work: new Float64Array(dim), rowNormWork: new Float64Array(8 * dim), gradient: new Float64Array(dim), targetPrecision: new Float64Array(dim * dim),
+    labels: new Float64Array(0), variances: new Float64Array(0), rowScale: new Float64Array(0),
+  };
+}
