@@ -2,7 +2,7 @@
 # The README's set-up command: everything a fresh machine needs before `npm start` and `npm test`.
 #   1. Debian packages the tests need (scripts/setup-system.sh: Prometheus), when missing;
 #   2. the npm packages, exactly as locked (`npm ci`), then the TypeScript compiled into dist/;
-#   3. the Apache Kafka broker for the integration tests, fetched from Maven Central with Maven
+#   3. the Apache Kafka broker and a Confluent-compatible schema registry (Apicurio) for the integration tests, fetched from Maven Central with Maven
 #      into .kafka/ (project-local; nothing is installed globally).
 # Idempotent and non-interactive. Java 17 and Maven must be on the PATH (they are on this machine
 # kind); the script says so clearly when they are not.
@@ -15,3 +15,4 @@ bash scripts/setup-system.sh
 npm ci --no-audit --no-fund
 npm run build
 npm run kafka:fetch
+npm run schema-registry:fetch

@@ -14,8 +14,8 @@ export type ArmModelKind = (typeof ARM_MODELS)[number];
 export function createArmModel(kind: ArmModelKind, dim: number, window = 500): OnlineModel {
   switch (kind) {
     case 'vb-logit-online': return getFamily('vb-logit-online').create(dim, { priorPrecision: 1 });
-    case 'pg-logit-sda': return getFamily('pg-logit').create(dim, { mode: 'sda', prior: { mean: 0, cocovariance: 1 }, tol: 1e-8 });
-    case 'pg-logit-svi': return getFamily('pg-logit').create(dim, { mode: 'svi', prior: { mean: 0, cocovariance: 1 }, effectiveSize: window });
+    case 'pg-logit-sda': return getFamily('pg-logit').create(dim, { mode: 'sda', prior: { mean: 0, covariance: 1 }, tol: 1e-8 });
+    case 'pg-logit-svi': return getFamily('pg-logit').create(dim, { mode: 'svi', prior: { mean: 0, covariance: 1 }, effectiveSize: window });
     case 'vi-per': return getFamily('vi-per').create(dim, { prior: { mean: 0, covariance: 1 }, tol: 1e-9 });
   }
 }
