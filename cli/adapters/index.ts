@@ -1,6 +1,7 @@
+import { closestName } from '../../src/core/closest-name.js';
 import { ConfigError } from '../../src/core/config-error.js';
 import type { FitAdapter } from '../fit-adapter.js';
-import { pgCaviAdapter, pgSviAdapter } from './pg-logit.js';
+import { pgLogitAdapter } from './pg-logit.js';
 import { directLogitAdapter } from './direct-logit.js';
 import { directAdapter } from './direct.js';
 import { gpExactAdapter } from './gp-exact.js';
@@ -17,8 +18,7 @@ export const fitAdapters: ReadonlyMap<string, FitAdapter> = new Map(
     vbLogitAdapter,
     vbLogitArdAdapter,
     vbLogitOnlineAdapter,
-    pgCaviAdapter,
-    pgSviAdapter,
+    pgLogitAdapter,
     viPerAdapter,
     viPerMeanFieldAdapter,
     viGaussHermiteAdapter,
@@ -32,9 +32,18 @@ export const fitAdapters: ReadonlyMap<string, FitAdapter> = new Map(
   ].map((adapter): [string, FitAdapter] => [adapter.id, adapter]),
 );
 
-/** The adapter for `--model id`; an unknown id throws {@link ConfigError} listing the known ones. */
+/** Model ids of earlier releases of `vbstream fit`: the registry id and the options they stand for. */
+export const DEPRECATED_FIT_IDS: { readonly [id: string]: { readonly id: string; readonly options: { readonly [key: string]: string } } } = {
+  'pg-cavi': { id: 'pg-logit', options: { mode: 'sda' } },
+  'pg-svi': { id: 'pg-logit', options: { mode: 'svi' } },
+};
+
+/** The adapter for `--model id`; an unknown id throws {@link ConfigError} naming the closest known one. */
 export function getFitAdapter(id: string): FitAdapter {
   const adapter = fitAdapters.get(id);
-  if (adapter === undefined) throw new ConfigError(`unknown model "${id}"; known: ${[...fitAdapters.keys()].join(', ')}`, { field: '--model', value: id });
+  if (adapter === undefined) {
+    const near = closestName(id, [...fitAdapters.keys()]);
+    throw new ConfigError(`unknown model "${id}"; ${near === undefined ? '' : `did you mean "${near}"? `}known: ${[...fitAdapters.keys()].join(', ')}`, { field: '--model', value: id });
+  }
   return adapter;
 }

@@ -26,12 +26,10 @@ function outcome(model: PgLogitModel, data: FitData, elbo: number, iterations: n
   };
 }
 
-/** `vbstream fit --model pg-cavi`: CAVI (Algorithm 2) on all rows; extras `elbo`, `iterations` (sweeps), `xi` (first 20 rows). */
-export const pgCaviAdapter: FitAdapter = {
-  id: 'pg-cavi',
-  task: 'classification',
+/** CAVI (Algorithm 2) on all rows; extras `elbo`, `iterations` (sweeps), `xi` (first 20 rows). */
+const cavi = {
   optionKeys: ['prior', 'tol', 'maxIter', 'predictor'],
-  fit(data, options) {
+  fit(data: FitData, options: { readonly [key: string]: unknown }): FitOutcome {
     const { predictor, ...modelOptions } = options;
     const model = pgLogitFamily.create(data.d, { ...(modelOptions as PgLogitOptions), mode: 'sda' });
     const stats = model.update({ x: data.x, y: data.y, n: data.n, d: data.d });
@@ -40,15 +38,13 @@ export const pgCaviAdapter: FitAdapter = {
 };
 
 /**
- * `vbstream fit --model pg-svi`: SVI (Algorithm 3) with N = the number of rows, `steps` (default
- * 10,000) or `epochs` minibatches of `batchSize` rows (default 1) drawn by `sampling` (`iid` default,
- * `permutation`, `cyclic`) from `seed`; extras `elbo` (of the final q on all rows), `iterations` (steps), `xi`.
+ * SVI (Algorithm 3) with N = the number of rows, `steps` (default 10,000) or `epochs` minibatches of
+ * `batchSize` rows (default 1) drawn by `sampling` (`iid` default, `permutation`, `cyclic`) from
+ * `seed`; extras `elbo` (of the final q on all rows), `iterations` (steps), `xi`.
  */
-export const pgSviAdapter: FitAdapter = {
-  id: 'pg-svi',
-  task: 'classification',
+const svi = {
   optionKeys: ['prior', 'tau', 'kappa', 'batchSize', 'steps', 'epochs', 'sampling', 'seed', 'predictor'],
-  fit(data, options) {
+  fit(data: FitData, options: { readonly [key: string]: unknown }): FitOutcome {
     const { predictor, batchSize, steps, epochs, sampling, seed, ...modelOptions } = options;
     const all: Batch = { x: data.x, y: data.y, n: data.n, d: data.d };
     validateBatch(all, data.d);
@@ -65,5 +61,25 @@ export const pgSviAdapter: FitAdapter = {
     const total = epochs === undefined ? optionChecks.positiveInteger('steps', steps, 10_000) : optionChecks.positiveInteger('epochs', epochs, 1) * sampler.stepsPerEpoch;
     for (let t = 0; t < total; t++) model.update(sampler.next());
     return outcome(model, data, model.elbo(all), total, predictor);
+  },
+};
+
+/**
+ * `vbstream fit --model pg-logit`: `mode` `sda` (default) is CAVI on all rows (`prior`, `tol`,
+ * `maxIter`), `svi` is SVI over minibatches of the rows (`prior`, `tau`, `kappa`, `batchSize`,
+ * `steps` | `epochs`, `sampling`, `seed`); `predictor` `exact` (default) or `probit`.
+ */
+export const pgLogitAdapter: FitAdapter = {
+  id: 'pg-logit',
+  task: 'classification',
+  optionKeys: ['mode', ...new Set([...cavi.optionKeys, ...svi.optionKeys])],
+  fit(data, options) {
+    const { mode, ...rest } = options;
+    const chosen = optionChecks.oneOf('mode', mode, 'sda', ['sda', 'svi'] as const);
+    const path = chosen === 'sda' ? cavi : svi;
+    for (const key of Object.keys(rest)) {
+      if (!path.optionKeys.includes(key)) throw new ConfigError(`option ${key} applies to pg-logit mode ${chosen === 'sda' ? 'svi' : 'sda'}, not ${chosen}`, { field: key });
+    }
+    return path.fit(data, rest);
   },
 };

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { readLabelledCsv } from '../../connectors/file/read-labelled-csv.js';
 import { ConfigError } from '../../src/core/config-error.js';
 import { VbstreamError } from '../../src/core/vbstream-error.js';
-import { getFitAdapter } from '../adapters/index.js';
+import { DEPRECATED_FIT_IDS, getFitAdapter } from '../adapters/index.js';
 import { runFitJob } from '../run-fit-job.js';
 import { writeFileAtomic } from '../../connectors/file/write-file-atomic.js';
 import { usageOf } from '../command-help.js';
@@ -51,8 +51,12 @@ export async function fitCommand(argv: string[]): Promise<number> {
   if ((values.predict === undefined) !== (values.predictions === undefined)) {
     throw new ConfigError(`--predict and --predictions go together\n${usageOf('fit')}`);
   }
-  const adapter = getFitAdapter(values.model);
-  const options = parseOptions(values.options, adapter.optionKeys, adapter.id);
+  const deprecated = DEPRECATED_FIT_IDS[values.model];
+  if (deprecated !== undefined) {
+    process.stderr.write(`vbstream fit: --model ${values.model} is deprecated; use --model ${deprecated.id} with --options '${JSON.stringify(deprecated.options)}'\n`);
+  }
+  const adapter = getFitAdapter(deprecated?.id ?? values.model);
+  const options = { ...deprecated?.options, ...parseOptions(values.options, adapter.optionKeys, adapter.id) };
   const train = await readLabelledCsv(values.input, { label: values.label });
   const test = values.predict === undefined ? undefined : await readLabelledCsv(values.predict, { label: values.label, expectFeatures: train.features, requireLabel: false });
   const started = performance.now();

@@ -1,0 +1,109 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import avro from 'avsc';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { confluentWireFormat } from '../../connectors/kafka/confluent-wire-format.js';
+import { createKafkajsPort } from '../../connectors/kafka/kafkajs-port.js';
+import { SchemaRegistryClient } from '../../connectors/kafka/schema-registry-client.js';
+import { startLocalKafka, type LocalKafka } from '../../scripts/local-kafka.js';
+import { startSchemaRegistry, type LocalSchemaRegistry } from '../../scripts/local-schema-registry.js';
+import { readmeBlocks } from '../helpers/readme-blocks.js';
+import { repoRoot } from '../helpers/reference.js';
+import { createTopic, produceValues, unique, waitFor } from './helpers.js';
+
+/**
+ * The package as its users get it: `npm pack`, installed with rxjs into a fresh TypeScript project,
+ * where the README's Kafka learner service (public imports only: `vbstream/kafka`,
+ * `vbstream/monitoring`) is type-checked against the shipped declarations and run against a broker
+ * that requires SASL/SCRAM, reading Avro records through a real schema registry, with its metrics
+ * scraped over HTTP.
+ */
+const work = mkdtempSync(join(tmpdir(), 'vbstream-pack-'));
+const project = join(work, 'consumer');
+const N = 300;
+const USER = { name: 'svc', password: 'svc-secret' };
+
+function sh(command: string, args: readonly string[], cwd: string): string {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: 300_000 });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
+  return result.stdout;
+}
+
+const devVersion = (name: string): string => (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { devDependencies: { [name: string]: string } }).devDependencies[name];
+
+describe('the packed tarball in a fresh project (real broker with SASL, real schema registry)', () => {
+  let files: string[];
+  let broker: LocalKafka;
+  let registry: LocalSchemaRegistry;
+  let service: ChildProcess | undefined;
+
+  beforeAll(async () => {
+    const packed = JSON.parse(sh('npm', ['pack', '--json', '--pack-destination', work], repoRoot)) as { filename: string; files: { path: string }[] }[];
+    files = packed[0].files.map((f) => f.path);
+    sh('mkdir', ['-p', project], work);
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'click-learner', private: true, type: 'module' }));
+    sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(work, packed[0].filename), `rxjs@${devVersion('rxjs')}`, `typescript@${devVersion('typescript')}`, `@types/node@${devVersion('@types/node')}`], project);
+    [broker, registry] = await Promise.all([startLocalKafka({ timeoutMs: 180_000, security: { users: [USER] } }), startSchemaRegistry({ timeoutMs: 120_000 })]);
+  }, 600_000);
+
+  afterAll(async () => {
+    service?.kill('SIGKILL');
+    await Promise.all([broker?.stop(), registry?.stop()]);
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('ships the compiled library, CLI, dashboard, scrape config, config schema and licence; no benchmarks, examples, tests or source maps', () => {
+    for (const path of ['dist/src/index.js', 'dist/src/index.d.ts', 'dist/connectors/kafka/index.js', 'dist/monitoring/index.d.ts', 'dist/operators/index.js', 'dist/connectors/file/index.js', 'dist/cli/vbstream.js',
+      'monitoring/grafana-dashboard.json', 'monitoring/prometheus.yml', 'schema/pipeline-config.schema.json', 'LICENSE', 'README.md', 'package.json']) expect(files).toContain(path);
+    expect(files.filter((f) => /^dist\/(bench|examples|scripts|test)\/|\.map$|^src\/|^test\//.test(f))).toEqual([]);
+    expect(sh('npx', ['vbstream', '--version'], project).trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('the README Kafka service type-checks against the published declarations and learns Avro records over SASL/SCRAM with metrics', async () => {
+    const snippet = readmeBlocks().find((b) => b.file === 'kafka-service.ts');
+    expect(snippet).toBeDefined();
+    writeFileSync(join(project, 'kafka-service.ts'), snippet!.text);
+    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, types: ['node'], outDir: '.' }, files: ['kafka-service.ts'] }));
+    sh(process.execPath, [join(project, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], project);
+
+    const topic = unique('clicks');
+    const plain = createKafkajsPort({ brokers: [broker.bootstrap], logLevel: 'nothing' });
+    const admin = plain.admin();
+    await admin.connect();
+    await createTopic(admin, topic, 2);
+    await admin.disconnect();
+    const schema = { type: 'record', name: 'Click', fields: [{ name: 'age', type: 'double' }, { name: 'visits', type: 'int' }, { name: 'price', type: 'double' }, { name: 'clicked', type: 'int' }] };
+    const id = await new SchemaRegistryClient({ url: registry.url }).register(`${topic}-value`, JSON.stringify(schema));
+    const type = avro.Type.forSchema(schema as avro.Schema);
+    const values: (Buffer | string)[] = Array.from({ length: N }, (_, i) => confluentWireFormat.encode(id, type.toBuffer({ age: 20 + (i % 50), visits: i % 7, price: (i % 13) / 4, clicked: i % 3 === 0 ? 1 : 0 })));
+    values.push('{"age":1,"visits":2,"price":3,"clicked":1}', confluentWireFormat.encode(id + 1000, type.toBuffer({ age: 1, visits: 1, price: 1, clicked: 1 })));
+    await produceValues(plain, topic, values, 2);
+
+    service = spawn(process.execPath, ['kafka-service.js'], {
+      cwd: project, stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, KAFKA_BROKERS: broker.saslBootstrap, KAFKA_USER: USER.name, KAFKA_PASSWORD: USER.password, TOPIC: topic, METRICS_HOST: '127.0.0.1', METRICS_PORT: '0', SCHEMA_REGISTRY: registry.url },
+    });
+    let stdout = '';
+    let stderr = '';
+    service.stdout?.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
+    service.stderr?.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    const exited = new Promise<number | null>((resolve) => service?.once('exit', (code) => resolve(code)));
+    await waitFor(() => /metrics on port \d+/.test(stdout), `the service's metrics port (stderr: ${stderr})`, 60_000);
+    const metricsUrl = `http://127.0.0.1:${/metrics on port (\d+)/.exec(stdout)?.[1]}`;
+    const sum = (text: string, pattern: RegExp): number => text.split('\n').filter((line) => pattern.test(line)).reduce((total, line) => total + Number(line.split(' ').at(-1)), 0);
+    let scraped = '';
+    await waitFor(async () => {
+      scraped = await (await fetch(`${metricsUrl}/metrics`)).text();
+      return sum(scraped, /^vbstream_records_total\{.*status="learned"/) === N && sum(scraped, /^vbstream_dead_letters_total\{/) === 2;
+    }, `${N} records learned and 2 dead letters (stderr: ${stderr})`, 120_000);
+    expect(sum(scraped, /^vbstream_dead_letters_total\{reason="bad-avro"/)).toBe(1);
+    expect(sum(scraped, /^vbstream_dead_letters_total\{reason="unknown-schema"/)).toBe(1);
+    expect((await fetch(`${metricsUrl}/readyz`)).status).toBe(200);
+    service.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    service = undefined;
+    expect(stderr).toBe('');
+  }, 300_000);
+});
