@@ -1,7 +1,7 @@
 import avro from 'avsc';
 import { ConfigError } from '../../src/core/config-error.js';
 import { confluentWireFormat } from './confluent-wire-format.js';
-import type { RecordSchema } from './record-decoder.js';
+import type { RecordSchema } from './record-schema.js';
 import { RecordFieldMapper } from './record-field-mapper.js';
 import type { SchemaRegistry } from './schema-registry.js';
 import type { DecodeFailure, DecoderFactory, ValueDecoder } from './value-decoder.js';

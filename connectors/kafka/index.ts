@@ -3,7 +3,8 @@ export type { KafkaConnection, KafkaTls, KafkaSasl } from './kafka-connection.js
 export { createKafkajsPort } from './kafkajs-port.js';
 export { reachBrokers } from './reach-brokers.js';
 export { KafkaSource, type KafkaSourceOptions, type SourceBatch } from './kafka-source.js';
-export { RecordDecoder, type RecordSchema } from './record-decoder.js';
+export { RecordDecoder } from './record-decoder.js';
+export type { RecordSchema } from './record-schema.js';
 export type { ValueDecoder, DecoderFactory, DecodeFailure } from './value-decoder.js';
 export { RecordFieldMapper } from './record-field-mapper.js';
 export { AvroRecordDecoder, type AvroDecoderOptions } from './avro-record-decoder.js';

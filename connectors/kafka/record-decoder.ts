@@ -1,30 +1,8 @@
 import { isUtf8 } from 'node:buffer';
 import { ConfigError } from '../../src/core/config-error.js';
-import type { Task } from '../../src/core/task.js';
+import type { RecordSchema } from './record-schema.js';
 import { RecordFieldMapper } from './record-field-mapper.js';
 import type { DecodeFailure, ValueDecoder } from './value-decoder.js';
-
-/**
- * How a record's value maps to features and label. JSON: either `{"x":[x1..xd],"y":label}` (no
- * `features`) or an object with one named field per feature (`features`, in order) and the label
- * field (`label`, default `"y"`). Avro records map the same way (see `AvroRecordDecoder`).
- */
-export interface RecordSchema {
-  /** Number of features. */
-  readonly dim: number;
-  /** Named feature fields, in model order; absent means the record carries an `x` array. */
-  readonly features?: readonly string[];
-  /** Label field; default `"y"`. */
-  readonly label?: string;
-  /** Field holding each record's likelihood weight (finite, non-negative; default 1 when absent); none by default. */
-  readonly weight?: string;
-  /** What the label must be: any finite number, 0/1/−1, or a non-negative integer. */
-  readonly task: Task;
-  /** Largest accepted value in bytes; default 64 KiB. */
-  readonly maxBytes?: number;
-  /** Whether a label is required (learning) or optional (scoring); default true. */
-  readonly requireLabel?: boolean;
-}
 
 /**
  * The JSON value decoder: UTF-8 JSON objects mapped by {@link RecordFieldMapper}, without allocating

@@ -1,6 +1,6 @@
 import { ConfigError } from '../../src/core/config-error.js';
 import type { DeadLetterReason } from './dead-letter-reason.js';
-import type { RecordSchema } from './record-decoder.js';
+import type { RecordSchema } from './record-schema.js';
 import type { DecodeFailure } from './value-decoder.js';
 
 /**

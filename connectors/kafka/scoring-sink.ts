@@ -5,7 +5,8 @@ import { DeadLetterSink } from './dead-letter-sink.js';
 import { ensureTopic } from './ensure-topic.js';
 import type { KafkaPort, PortOutgoingMessage, ProducerPort } from './kafka-port.js';
 import { KafkaSource, type SourceBatch } from './kafka-source.js';
-import { RecordDecoder, type RecordSchema } from './record-decoder.js';
+import { RecordDecoder } from './record-decoder.js';
+import type { RecordSchema } from './record-schema.js';
 import type { DecoderFactory, ValueDecoder } from './value-decoder.js';
 
 /** Options of {@link ScoringSink}. */

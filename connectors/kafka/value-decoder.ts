@@ -1,5 +1,5 @@
 import type { DeadLetterReason } from './dead-letter-reason.js';
-import type { RecordSchema } from './record-decoder.js';
+import type { RecordSchema } from './record-schema.js';
 
 /** Why the last record failed, and the detail the dead letter carries. */
 export interface DecodeFailure {

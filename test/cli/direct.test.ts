@@ -1,19 +1,15 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { expectClose } from '../helpers/close.js';
-import { readReferenceJson, repoRoot } from '../helpers/reference.js';
+import { readReferenceJson } from '../helpers/reference.js';
+import { runVbstream } from '../helpers/run-vbstream.js';
 
-const cli = join(repoRoot, 'dist', 'cli', 'vbstream.js');
 const work = mkdtempSync(join(tmpdir(), 'vbstream-direct-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function vbstream(...args: string[]) {
-  const result = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const vbstream = runVbstream;
 
 function csv(path: string, rows: number[][], y?: number[]): string {
   const width = rows[0].length;

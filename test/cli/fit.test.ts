@@ -1,19 +1,15 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { expectClose } from '../helpers/close.js';
-import { readReferenceJson, referencePath, repoRoot } from '../helpers/reference.js';
+import { readReferenceJson, referencePath } from '../helpers/reference.js';
+import { runVbstream } from '../helpers/run-vbstream.js';
 
-const cli = join(repoRoot, 'dist', 'cli', 'vbstream.js');
 const work = mkdtempSync(join(tmpdir(), 'vbstream-cli-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function vbstream(...args: string[]) {
-  const result = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const vbstream = runVbstream;
 
 const MATRIX = { rel: 1e-6, absOfMax: 1e-9 };
 
@@ -134,5 +130,21 @@ describe('vbstream fit refuses bad input, names file, row and column, and writes
     expect(vbstream('fit', '--model', 'vb-logit', '--input', a, '--out', join(work, 'pa.json')).code).toBe(0);
     expect(vbstream('fit', '--model', 'vb-logit', '--input', b, '--out', join(work, 'pb.json'), '--label', 'target').code).toBe(0);
     expect(readFileSync(join(work, 'pa.json'), 'utf8')).toBe(readFileSync(join(work, 'pb.json'), 'utf8'));
+  });
+});
+
+describe('vbstream fit reports what it did', () => {
+  it('ends with a one-line result, and shows progress on stderr when a fit takes longer than a second', () => {
+    const path = join(work, 'gp.csv');
+    const rows = Array.from({ length: 400 }, (_, i) => `${(i / 40).toFixed(4)},${Math.sin(i / 40).toFixed(6)}`);
+    writeFileSync(path, `x,y\n${rows.join('\n')}\n`);
+    const run = vbstream('fit', '--model', 'gp-exact', '--input', path, '--out', join(work, 'gp.json'));
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const result = /^fit gp-exact: 400 records × 1 features in ([\d.]+) s → .*gp\.json\n$/.exec(run.stdout);
+    expect(result, run.stdout).not.toBeNull();
+    const seconds = Number(result?.[1]);
+    if (seconds >= 1.5) expect(run.progress[0]).toBe('fitting gp-exact on 400 records × 1 features … 1 s');
+    else expect(run.progress).toEqual([]);
   });
 });

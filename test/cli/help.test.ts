@@ -1,17 +1,12 @@
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { COMMAND_HELP } from '../../cli/command-help.js';
 import { families } from '../../src/registry.js';
+import { runVbstream } from '../helpers/run-vbstream.js';
 
-const cli = fileURLToPath(new URL('../../dist/cli/vbstream.js', import.meta.url));
 const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
-function vbstream(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const vbstream = runVbstream;
 
 describe('vbstream as a well-kept command-line tool', () => {
   it('prints its version, and an overview listing every command', () => {

@@ -1,19 +1,15 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { expectClose } from '../helpers/close.js';
-import { readReferenceJson, referencePath, repoRoot } from '../helpers/reference.js';
+import { readReferenceJson, referencePath } from '../helpers/reference.js';
+import { runVbstream } from '../helpers/run-vbstream.js';
 
-const cli = join(repoRoot, 'dist', 'cli', 'vbstream.js');
 const work = mkdtempSync(join(tmpdir(), 'vbstream-pg-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function vbstream(...args: string[]) {
-  const result = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const vbstream = runVbstream;
 
 const CAVI = { absOfMax: 1e-8 };
 

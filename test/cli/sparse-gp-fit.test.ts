@@ -1,18 +1,14 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readReferenceCsv, readReferenceJson, repoRoot } from '../helpers/reference.js';
+import { readReferenceCsv, readReferenceJson } from '../helpers/reference.js';
+import { runVbstream } from '../helpers/run-vbstream.js';
 
-const cli = join(repoRoot, 'dist', 'cli', 'vbstream.js');
 const work = mkdtempSync(join(tmpdir(), 'vbstream-sgp-cli-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function vbstream(...args: string[]) {
-  const result = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const vbstream = runVbstream;
 
 /** The reference CSV with only its x and y columns (the f column is the noise-free truth, not a feature). */
 function xyCsv(file: string): string {

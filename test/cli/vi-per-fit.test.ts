@@ -1,22 +1,18 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { expectClose } from '../helpers/close.js';
-import { readReferenceJson, referencePath, repoRoot } from '../helpers/reference.js';
+import { readReferenceJson, referencePath } from '../helpers/reference.js';
+import { runVbstream } from '../helpers/run-vbstream.js';
 
-const cli = join(repoRoot, 'dist', 'cli', 'vbstream.js');
 const work = mkdtempSync(join(tmpdir(), 'vbstream-viper-cli-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 const fixture = readReferenceJson('viper', 'logreg_n200_p3.json');
 const input = referencePath('viper', 'logreg_n200_p3.csv');
 const OPTIONS = '{"prior":{"mean":0,"covariance":1},"l":12,"seed":1}';
 
-function vbstream(...args: string[]) {
-  const result = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const vbstream = runVbstream;
 
 describe('vbstream fit --model vi-per | vi-per-mf | vi-gh | vi-mc on logreg_n200_p3', () => {
   it.each([['vi-per', 'viper_full_l12'], ['vi-per-mf', 'viper_mf_l12'], ['vi-gh', 'exact_full'], ['vi-mc', 'exact_full']] as const)('%s reproduces %s', (model, name) => {
