@@ -7,7 +7,6 @@ import type { PointLossGradient, SparseGpObjective } from './point-loss.js';
 /** The sparse GP's parameters as the evaluator reads them. `L` is the full M×M lower factor (raw diagonal). */
 export interface SparseGpParameters {
   readonly kernel: RbfKernel;
-  readonly noiseVariance: number;
   readonly meanConstant: number;
   readonly M: number;
   /** Inducing inputs, M×d row-major. */
