@@ -3,7 +3,7 @@ import { GaussianLikelihood } from '../../src/likelihoods/gaussian-likelihood.js
 import type { PointwiseLikelihood } from '../../src/likelihoods/pointwise-likelihood.js';
 import { PoissonLikelihood } from '../../src/likelihoods/poisson-likelihood.js';
 import { RbfKernel } from '../../src/kernels/rbf-kernel.js';
-import type { SparseGpParameters } from '../../src/models/sparse-gp/sparse-gp-evaluator.js';
+import type { SparseGpParameters } from '../../src/models/sparse-gp/sparse-gp-parameters.js';
 import { flat } from '../helpers/close.js';
 import { readReferenceJson } from '../helpers/reference.js';
 

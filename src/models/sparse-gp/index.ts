@@ -1,7 +1,12 @@
 export { SparseGpModel, sparseGpFamily, sparseGpClassifierFamily, sparseGpCountFamily } from './family.js';
 export type { SparseGpOptions, ResolvedSparseGpOptions, SparseGpLikelihoodName, SparseGpFixedGroup } from './options.js';
 export type { SparseGpFitSettings } from './fit.js';
-export { SparseGpEvaluator, type SparseGpParameters, type SparseGpGradient } from './sparse-gp-evaluator.js';
+export { SparseGpEvaluator } from './sparse-gp-evaluator.js';
+export { InducingConditional } from './inducing-conditional.js';
+export { InducingKl } from './inducing-kl.js';
+export { InducingMeanPenalty } from './inducing-mean-penalty.js';
+export type { InducingRegulariser } from './inducing-regulariser.js';
+export type { SparseGpParameters, SparseGpGradient } from './sparse-gp-parameters.js';
 export { ElboObjective } from './elbo-objective.js';
 export { LogLossDlmObjective } from './log-loss-dlm-objective.js';
 export { SquareLossDlmObjective } from './square-loss-dlm-objective.js';

@@ -7,7 +7,8 @@ export function sparseGpInducingPosterior(state: SparseGpState, workspace: Spars
   const mean = new Float64Array(M);
   const cov = new Float64Array(M * M);
   const factor = new Float64Array(M * M);
-  workspace.evaluator.inducingPosterior(sparseGpParameters(state, workspace), mean, cov);
-  workspace.evaluator.inducingFactor(factor);
+  const { conditional } = workspace.evaluator;
+  conditional.inducingPosterior(sparseGpParameters(state, workspace), mean, cov);
+  conditional.inducingFactor(factor);
   return { mean, cov, factor };
 }

@@ -1,4 +1,4 @@
-import type { SparseGpParameters } from './sparse-gp-evaluator.js';
+import type { SparseGpParameters } from './sparse-gp-parameters.js';
 import { squareLossMinimiser } from './square-loss-minimiser.js';
 import type { SparseGpState } from './state.js';
 import type { SparseGpWorkspace } from './workspace.js';
@@ -12,8 +12,9 @@ export function setSquareLossMean(state: SparseGpState, workspace: SparseGpWorks
   const m = state.theta.subarray(0, M);
   squareLossMinimiser(p, x, y, n, scale, m);
   if (!p.whitened) return;
-  workspace.evaluator.marginals(p, x, 0);
-  const lk = workspace.evaluator.lk;
+  const { conditional } = workspace.evaluator;
+  conditional.factorKuu(p);
+  const lk = conditional.lk;
   for (let a = 0; a < M; a++) {
     let sum = m[a];
     for (let b = 0; b < a; b++) sum -= lk[a * M + b] * m[b];
