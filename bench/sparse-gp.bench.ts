@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseNumericCsv } from '../connectors/file/parse-numeric-csv.js';
-import { SparseGpModel } from '../src/models/sparse-gp/model.js';
+import { sparseGpClassifierFamily, sparseGpFamily, type SparseGpModel } from '../src/models/sparse-gp/family.js';
 import type { SparseGpOptions } from '../src/models/sparse-gp/options.js';
 import { Rng } from '../src/rng/rng.js';
 import { medianMs } from './measure.js';
@@ -36,9 +36,9 @@ function stepTiming(): void {
     ['DLM, unwhitened, everything learned (RBF-ARD, Z)', { objective: 'dlm', whitened: false, kernel: { type: 'rbf-ard' } }],
   ];
   for (const [label, options] of variants) {
-    const model = SparseGpModel.create('sparse-gp', d, { M: 100, ...options }, ['gaussian']);
+    const model = sparseGpFamily.create(d, { M: 100, dataSize: 10 * B, ...options });
     model.fit(x, y, B, { maxIterations: 1 });
-    console.log(`  ${label}: ${medianMs(() => model.step(x, y, B, 10), 7).toFixed(1)} ms`);
+    console.log(`  ${label}: ${medianMs(() => model.update({ x, y, n: B, d }), 7).toFixed(1)} ms`);
   }
 }
 
@@ -60,10 +60,10 @@ function regression(): void {
   };
   console.log('\nregression benchmark, fixed hyperparameters and Z at the Titsias optimum (Adam lr 0.05, full batch, up to 5,000 steps, stopping rule I = 50 with tolerance 1e-7 on objective/n):');
   for (const [objective, beta, key] of [['elbo', 1, 'elbo_beta1'], ['elbo', 0.1, 'elbo_beta0.1'], ['dlm', 1, 'dlm_beta1'], ['dlm', 0.1, 'dlm_beta0.1']] as const) {
-    const model = SparseGpModel.create('sparse-gp', 1, {
+    const model = sparseGpFamily.create(1, {
       objective, beta, M: 20, Z: Array.from({ length: 20 }, (_, i) => [-3 + (6 * i) / 19]), kernel: { variance: t.s ** 2, lengthscale: t.ell },
       noiseVariance: t.sn ** 2, fixed: ['kernel', 'noise', 'Z'], learningRate: 0.05,
-    }, ['gaussian']);
+    });
     const start = performance.now();
     const fit = model.fit(train.x, train.y, train.n, { maxIterations: 5000, window: 50, tolerance: 1e-7 });
     const ms = performance.now() - start;
@@ -74,7 +74,7 @@ function regression(): void {
   }
   console.log('\nregression benchmark, everything learned (s², ℓ, σ², Z from k-means++, q(u)), M = 20, lr 0.05, minibatch 100: test NLL / MSE vs time');
   for (const objective of ['elbo', 'dlm'] as const) {
-    const model = SparseGpModel.create('sparse-gp', 1, { objective, M: 20, learningRate: 0.05, dataSize: train.n }, ['gaussian']);
+    const model = sparseGpFamily.create(1, { objective, M: 20, learningRate: 0.05, dataSize: train.n });
     const start = performance.now();
     let line = `  ${objective}:`;
     for (let epoch = 1; epoch <= 200; epoch++) {
@@ -97,9 +97,9 @@ function classification(): void {
   for (const [likelihood, objective, label, key] of [
     ['bernoulli-probit', 'elbo', 'probit ELBO', 'elbo_beta1'], ['bernoulli-probit', 'dlm', 'probit DLM', 'dlm_beta1'], ['bernoulli-logit', 'elbo', 'logit ELBO (VI-PER bound)', undefined], ['bernoulli-logit', 'dlm', 'logit DLM (Gauss–Hermite)', undefined],
   ] as const) {
-    const model = SparseGpModel.create('sparse-gp-classifier', 1, {
+    const model = sparseGpClassifierFamily.create(1, {
       likelihood, objective, M: 10, Z: Array.from({ length: 10 }, (_, i) => [(5 * i) / 9]), kernel: { variance: 4, lengthscale: 1 }, fixed: ['kernel', 'Z'], learningRate: 0.05,
-    }, ['bernoulli-probit', 'bernoulli-logit']);
+    });
     model.fit(train.x, train.y, train.n, { maxIterations: 3000, window: 20, tolerance: 1e-7 });
     const p = model.predictLatent(test.x, test.n);
     let nll = 0;

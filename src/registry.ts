@@ -29,10 +29,10 @@ export const familyById = {
   'vi-mc': viMonteCarloFamily,
   direct: legacy(directFamily),
   'direct-logit': legacy(directLogitFamily),
-  'sparse-gp': legacy(sparseGpFamily),
-  'sparse-gp-classifier': legacy(sparseGpClassifierFamily),
-  'sparse-gp-count': legacy(sparseGpCountFamily),
-  'gp-exact': legacy(gpExactFamily),
+  'sparse-gp': sparseGpFamily,
+  'sparse-gp-classifier': sparseGpClassifierFamily,
+  'sparse-gp-count': sparseGpCountFamily,
+  'gp-exact': gpExactFamily,
 } as const;
 
 /** A registry id. */

@@ -1,5 +1,5 @@
-import { GP_EXACT_SNAPSHOT_VERSION } from '../../src/models/gp-exact/codec.js';
-import { GpExactModel, type GpExactOptions } from '../../src/models/gp-exact/model.js';
+import { gpExactFamily } from '../../src/models/gp-exact/family.js';
+import type { GpExactOptions } from '../../src/models/gp-exact/options.js';
 import type { FitAdapter } from '../fit-adapter.js';
 import { jsonMatrix } from '../json-matrix.js';
 
@@ -13,7 +13,7 @@ export const gpExactAdapter: FitAdapter = {
   task: 'regression',
   optionKeys: ['kernel', 'noiseVariance', 'fixed', 'maxIterations'],
   fit(data, options) {
-    const model = GpExactModel.create(data.d, options as GpExactOptions);
+    const model = gpExactFamily.create(data.d, options as GpExactOptions);
     const stats = model.update({ x: data.x, y: data.y, n: data.n, d: data.d });
     const h = model.hyperparameters();
     const train = model.predictLatent(data.x, data.n);
@@ -22,7 +22,7 @@ export const gpExactAdapter: FitAdapter = {
     const cov = model.latentCovariance(data.x, n);
     return {
       posterior: {
-        family: 'gp-exact', version: GP_EXACT_SNAPSHOT_VERSION, dim: data.d, mean: Array.from(train.mean), cov: jsonMatrix(cov, n),
+        family: 'gp-exact', version: model.snapshot().version, dim: data.d, mean: Array.from(train.mean), cov: jsonMatrix(cov, n),
         extras: {
           kernel: { type: ard ? 'rbf-ard' : 'rbf', variance: h.variance, lengthscale: ard ? h.lengthscale : h.lengthscale[0] },
           noiseVariance: h.noiseVariance, logMarginalLikelihood: model.logMarginal, objective: -model.logMarginal, iterations: stats.iterations ?? 0,

@@ -1,8 +1,8 @@
 import { ConfigError } from '../../src/core/config-error.js';
 import type { JsonValue } from '../../src/core/model-snapshot.js';
 import { optionChecks } from '../../src/core/option-checks.js';
-import { SPARSE_GP_SNAPSHOT_VERSION } from '../../src/models/sparse-gp/codec.js';
-import { SparseGpModel } from '../../src/models/sparse-gp/model.js';
+import type { Family } from '../../src/core/family.js';
+import { sparseGpClassifierFamily, sparseGpCountFamily, sparseGpFamily, type SparseGpModel } from '../../src/models/sparse-gp/family.js';
 import type { SparseGpLikelihoodName, SparseGpOptions } from '../../src/models/sparse-gp/options.js';
 import type { FitAdapter } from '../fit-adapter.js';
 import { jsonMatrix } from '../json-matrix.js';
@@ -11,11 +11,8 @@ const LIKELIHOODS: { readonly [name: string]: SparseGpLikelihoodName } = {
   gaussian: 'gaussian', probit: 'bernoulli-probit', 'bernoulli-probit': 'bernoulli-probit',
   logit: 'bernoulli-logit', 'bernoulli-logit': 'bernoulli-logit', poisson: 'poisson',
 };
-const FAMILY: { readonly [name in SparseGpLikelihoodName]: { id: string; likelihoods: SparseGpLikelihoodName[] } } = {
-  gaussian: { id: 'sparse-gp', likelihoods: ['gaussian'] },
-  'bernoulli-probit': { id: 'sparse-gp-classifier', likelihoods: ['bernoulli-probit', 'bernoulli-logit'] },
-  'bernoulli-logit': { id: 'sparse-gp-classifier', likelihoods: ['bernoulli-probit', 'bernoulli-logit'] },
-  poisson: { id: 'sparse-gp-count', likelihoods: ['poisson'] },
+const FAMILY: { readonly [name in SparseGpLikelihoodName]: Family<SparseGpOptions, SparseGpModel> } = {
+  gaussian: sparseGpFamily, 'bernoulli-probit': sparseGpClassifierFamily, 'bernoulli-logit': sparseGpClassifierFamily, poisson: sparseGpCountFamily,
 };
 const TRAINING_KEYS = ['iterations', 'batchSize', 'window', 'tolerance'];
 const MODEL_KEYS = ['likelihood', 'M', 'beta', 'kernel', 'noiseVariance', 'Z', 'zInit', 'fixed', 'seed', 'learningRate', 'whitened', 'estimator', 'samples', 'jitter', 'mean'];
@@ -39,7 +36,7 @@ function adapter(id: 'sgp-elbo' | 'sgp-dlm' | 'sgp-sq-dlm', objective: 'elbo' | 
       const regression = name === 'gaussian';
       const family = FAMILY[name];
       const modelOptions = { learningRate: 0.05, ...rest, likelihood: name, objective } as SparseGpOptions;
-      const model = SparseGpModel.create(family.id, data.d, modelOptions, family.likelihoods);
+      const model = family.create(data.d, modelOptions);
       const result = model.fit(data.x, data.y, data.n, {
         maxIterations: optionChecks.positiveInteger('iterations', iterations, regression ? 5000 : 3000),
         batchSize: optionChecks.positiveInteger('batchSize', batchSize, data.n),
@@ -58,7 +55,7 @@ function adapter(id: 'sgp-elbo' | 'sgp-dlm' | 'sgp-sq-dlm', objective: 'elbo' | 
         whitened: model.options.whitened, iterations: result.iterations, converged: result.converged,
       };
       return {
-        posterior: { family: family.id, version: SPARSE_GP_SNAPSHOT_VERSION, dim: d, mean: Array.from(q.mean), cov: jsonMatrix(q.cov, M), extras },
+        posterior: { family: family.id, version: model.snapshot().version, dim: d, mean: Array.from(q.mean), cov: jsonMatrix(q.cov, M), extras },
         predict(x, n) {
           const latent = model.predictLatent(x, n);
           const mean: number[] = [];

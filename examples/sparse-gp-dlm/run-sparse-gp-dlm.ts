@@ -1,5 +1,5 @@
 import { SyntheticGenerator } from '../../connectors/file/synthetic-generator.js';
-import { SparseGpModel } from '../../src/models/sparse-gp/model.js';
+import { sparseGpFamily } from '../../src/models/sparse-gp/family.js';
 
 /** Settings of {@link runSparseGpDlm}. */
 export interface SparseGpDlmSettings {
@@ -34,7 +34,7 @@ export interface SparseGpDlmResults {
  */
 export function runSparseGpDlm(settings: SparseGpDlmSettings = DEFAULT_SPARSE_GP_DLM): SparseGpDlmResults {
   const data = new SyntheticGenerator({ kind: 'gp', dim: 1, seed: settings.seed, noise: 0.2 });
-  const model = SparseGpModel.create('sparse-gp', 1, { objective: 'dlm', M: settings.inducing, learningRate: settings.learningRate, stepsPerUpdate: settings.stepsPerUpdate, seed: settings.seed }, ['gaussian']);
+  const model = sparseGpFamily.create(1, { objective: 'dlm', M: settings.inducing, learningRate: settings.learningRate, stepsPerUpdate: settings.stepsPerUpdate, seed: settings.seed });
   const x = new Float64Array(settings.batchSize);
   const y = new Float64Array(settings.batchSize);
   let steps = 0;

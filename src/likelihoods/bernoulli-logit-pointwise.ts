@@ -39,8 +39,4 @@ export class BernoulliLogitPointwise implements PointwiseLikelihood {
   mode(y: number): number {
     return logitLabelSign(y) * Infinity;
   }
-
-  labelProblem(y: number): string | undefined {
-    return Number.isNaN(logitLabelSign(y)) ? 'binary label must be 0/1 or -1/1' : undefined;
-  }
 }

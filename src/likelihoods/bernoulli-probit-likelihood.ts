@@ -79,8 +79,4 @@ export class BernoulliProbitLikelihood implements PointwiseLikelihood {
   mode(y: number): number {
     return y > 0 ? Infinity : -Infinity;
   }
-
-  labelProblem(y: number): string | undefined {
-    return y === 0 || y === 1 || y === -1 ? undefined : 'binary label must be 0/1 or -1/1';
-  }
 }

@@ -62,8 +62,4 @@ export class GaussianLikelihood implements PointwiseLikelihood {
   mode(y: number): number {
     return y;
   }
-
-  labelProblem(): string | undefined {
-    return undefined;
-  }
 }

@@ -17,4 +17,13 @@ export interface GaussianExpectationLikelihood {
   readonly name: string;
   expectedLogProb(y: number, m: number, v: number, gradient?: MeanVarianceGradient): number;
   logMarginal(y: number, m: number, v: number, gradient?: MeanVarianceGradient): number;
+  /**
+   * The noise variance σ² of a likelihood that has one for a model to learn (the Gaussian's);
+   * absent for likelihoods without a hyperparameter of their own, as are the two gradients below.
+   */
+  noiseVariance?: number;
+  /** ∂ E_q[log p(y | f)] / ∂ log σ², present with {@link noiseVariance}. */
+  expectedLogProbNoiseGradient?(y: number, m: number, v: number): number;
+  /** ∂ log E_q[p(y | f)] / ∂ log σ², present with {@link noiseVariance}. */
+  logMarginalNoiseGradient?(y: number, m: number, v: number): number;
 }

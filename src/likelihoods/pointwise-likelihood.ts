@@ -14,6 +14,4 @@ export interface PointwiseLikelihood extends GaussianExpectationLikelihood {
   logMaxDensity(y: number): number;
   /** argmax_f p(y | f) (±Infinity when p increases without bound toward one side, as the probit does). */
   mode(y: number): number;
-  /** Why `y` is not a valid label of this likelihood, or undefined when it is. */
-  labelProblem(y: number): string | undefined;
 }

@@ -75,8 +75,4 @@ export class PoissonLikelihood implements PointwiseLikelihood {
   mode(y: number): number {
     return y > 0 ? Math.log(y) : -Infinity;
   }
-
-  labelProblem(y: number): string | undefined {
-    return Number.isInteger(y) && y >= 0 ? undefined : 'count label must be a non-negative integer';
-  }
 }

@@ -1,3 +1,5 @@
+export { accumulateRowPair } from './accumulate-row-pair.js';
+export { accumulateRows } from './accumulate-rows.js';
 export { axpy } from './axpy.js';
 export { cholesky, type CholeskyOptions } from './cholesky.js';
 export { choleskyInverse } from './cholesky-inverse.js';
@@ -9,8 +11,12 @@ export { gramAccumulate } from './gram-accumulate.js';
 export { gramAccumulateUpper } from './gram-accumulate-upper.js';
 export { identity } from './identity.js';
 export { logDetCholesky } from './log-det-cholesky.js';
+export { lowerTransposedTimes } from './lower-transposed-times.js';
 export { matrixDeterminantLemma } from './matrix-determinant-lemma.js';
 export { quadraticForm } from './quadratic-form.js';
+export { rowDots } from './row-dots.js';
+export { rowDotsPair } from './row-dots-pair.js';
+export { rowDotsRows } from './row-dots-rows.js';
 export { symmetricQuadraticForm } from './symmetric-quadratic-form.js';
 export { shermanMorrisonUpdate } from './sherman-morrison-update.js';
 export { spdInverse } from './spd-inverse.js';

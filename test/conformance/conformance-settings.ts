@@ -6,14 +6,19 @@ export type ConformanceCheck =
   | 'forget-identity' | 'merge' | 'seeded-draws' | 'batching' | 'huge-values';
 
 /** Options that keep each family quick in the suite (small fits); families not listed use their defaults. */
-export const CONFORMANCE_OPTIONS: { readonly [id: string]: object | undefined } = {};
+export const CONFORMANCE_OPTIONS: { readonly [id: string]: object | undefined } = {
+  'sparse-gp': { M: 4 },
+  'sparse-gp-classifier': { M: 4 },
+  'sparse-gp-count': { M: 4 },
+  'gp-exact': { maxIterations: 20 },
+};
 
 /**
  * Families still behind the transitional `legacy()` wrapper in `src/registry.ts` (not yet on the
  * model shell): the suite lists them as skipped until their port lands; each port removes its id.
  */
 export const NOT_YET_ON_SHELL: ReadonlySet<string> = new Set([
-  'direct', 'direct-logit', 'sparse-gp', 'sparse-gp-classifier', 'sparse-gp-count', 'gp-exact',
+  'direct', 'direct-logit',
 ]);
 
 /** Checks a family skips, each with its reason. */

@@ -3,7 +3,7 @@ import { GaussianLikelihood } from '../../src/likelihoods/gaussian-likelihood.js
 import type { PointwiseLikelihood } from '../../src/likelihoods/pointwise-likelihood.js';
 import { PoissonLikelihood } from '../../src/likelihoods/poisson-likelihood.js';
 import { RbfKernel } from '../../src/kernels/rbf-kernel.js';
-import type { SparseGpParameters } from '../../src/models/sparse-gp/sparse-gp-evaluator.js';
+import type { SparseGpParameters } from '../../src/models/sparse-gp/sparse-gp-parameters.js';
 import { flat } from '../helpers/close.js';
 import { readReferenceJson } from '../helpers/reference.js';
 
@@ -28,7 +28,7 @@ export function objectiveCases(): ObjectiveCase[] {
     const likelihood = raw.likelihood === 'gaussian' ? new GaussianLikelihood(raw.sn ** 2)
       : raw.likelihood === 'probit' ? new BernoulliProbitLikelihood() : new PoissonLikelihood();
     const params: SparseGpParameters = {
-      kernel, noiseVariance: raw.likelihood === 'gaussian' ? raw.sn ** 2 : 1, meanConstant: 0, M,
+      kernel, meanConstant: 0, M,
       Z: Float64Array.from(flat(raw.Z)), m: Float64Array.from(raw.m), L: Float64Array.from(flat(raw.L)),
       whitened: false, jitter: 0, beta: raw.beta,
     };

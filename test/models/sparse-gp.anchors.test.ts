@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { RbfKernel } from '../../src/kernels/rbf-kernel.js';
 import { GaussianLikelihood } from '../../src/likelihoods/gaussian-likelihood.js';
-import { GpExactModel } from '../../src/models/gp-exact/model.js';
+import { gpExactFamily } from '../../src/models/gp-exact/family.js';
 import { titsiasBound } from '../../src/models/gp-exact/titsias-bound.js';
 import { ElboObjective } from '../../src/models/sparse-gp/elbo-objective.js';
-import { SparseGpModel } from '../../src/models/sparse-gp/model.js';
+import { sparseGpFamily } from '../../src/models/sparse-gp/family.js';
 import { SparseGpEvaluator } from '../../src/models/sparse-gp/sparse-gp-evaluator.js';
 import { expectClose, flat } from '../helpers/close.js';
 import { linspaceRows, oneInputData, regressionAnchors, regressionMetrics } from './sparse-gp-benchmark-data.js';
@@ -50,7 +50,7 @@ describe('Titsias collapsed bound and the uncollapsed ELBO (benchmark_anchors.js
 
 describe('exact GP regression (benchmark_anchors.json exact_gp; README §6 tolerances)', () => {
   it('maximises the marginal likelihood to the anchor and predicts as it does', () => {
-    const model = GpExactModel.create(1, { kernel: { variance: 1, lengthscale: 1 }, noiseVariance: 0.1 });
+    const model = gpExactFamily.create(1, { kernel: { variance: 1, lengthscale: 1 }, noiseVariance: 0.1 });
     model.update({ x: train.x, y: train.y, n: train.n, d: 1 });
     const h = model.hyperparameters();
     const exact = anchors.exact_gp;
@@ -75,10 +75,10 @@ describe('trained sparse GPs reach the fixed-hyperparameter anchors within 2% (t
     ['elbo', 0.1, 'elbo_beta0.1'],
   ] as const;
   it.each(cases)('%s β = %s', (objective, beta, key) => {
-    const model = SparseGpModel.create('sparse-gp', 1, {
+    const model = sparseGpFamily.create(1, {
       objective, beta, M: 20, Z: linspaceRows(-3, 3, 20), kernel: { variance: titsias.s ** 2, lengthscale: titsias.ell },
       noiseVariance: titsias.sn ** 2, fixed: ['kernel', 'noise', 'Z'], learningRate: 0.05,
-    }, ['gaussian']);
+    });
     model.fit(train.x, train.y, train.n, { maxIterations: 600, window: 50, tolerance: 2e-7 });
     const p = model.predictLatent(test.x, test.n);
     const metrics = regressionMetrics(p.mean, p.variance, titsias.sn ** 2, test.y);
@@ -91,10 +91,10 @@ describe('trained sparse GPs reach the fixed-hyperparameter anchors within 2% (t
 
   it('square-loss DLM: closed-form m gives the anchor test MSE (β = 1 and 0.1)', () => {
     for (const [beta, key] of [[1, 'sq_dlm_beta1'], [0.1, 'sq_dlm_beta0.1']] as const) {
-      const model = SparseGpModel.create('sparse-gp', 1, {
+      const model = sparseGpFamily.create(1, {
         objective: 'sq-dlm', beta, M: 20, Z: linspaceRows(-3, 3, 20), kernel: { variance: titsias.s ** 2, lengthscale: titsias.ell },
         noiseVariance: titsias.sn ** 2, fixed: ['kernel', 'noise', 'Z'],
-      }, ['gaussian']);
+      });
       model.fit(train.x, train.y, train.n, { maxIterations: 1 });
       const p = model.predictLatent(test.x, test.n);
       expectClose(regressionMetrics(p.mean, p.variance, titsias.sn ** 2, test.y).mse, anchors.fixed_hyper_fits[key].test_mse, { rel: 1e-6 }, key);

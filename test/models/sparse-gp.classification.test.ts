@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SparseGpModel } from '../../src/models/sparse-gp/model.js';
+import { sparseGpClassifierFamily, sparseGpFamily, type SparseGpModel } from '../../src/models/sparse-gp/family.js';
 import { betaGrid, selectBeta } from '../../src/models/sparse-gp/beta-selection.js';
 import { classificationAnchors, linspaceRows, oneInputData, regressionAnchors } from './sparse-gp-benchmark-data.js';
 
@@ -16,9 +16,9 @@ function testNll(model: SparseGpModel): number {
 }
 
 function classifier(likelihood: 'bernoulli-probit' | 'bernoulli-logit', objective: 'elbo' | 'dlm', beta: number): SparseGpModel {
-  return SparseGpModel.create('sparse-gp-classifier', 1, {
+  return sparseGpClassifierFamily.create(1, {
     likelihood, objective, beta, M: 10, Z: linspaceRows(0, 5, 10), kernel: { variance: 4, lengthscale: 1 }, fixed: ['kernel', 'Z'], learningRate: 0.05,
-  }, ['bernoulli-probit', 'bernoulli-logit']);
+  });
 }
 
 describe('VI-PER illustrative GP classification (benchmark_anchors.json classification)', () => {
@@ -47,9 +47,9 @@ describe('β selection on a validation split', () => {
   it('scores every β on the last 20% and returns the best', () => {
     const data = oneInputData('regression_train.csv');
     const t = regressionAnchors().titsias_fixed_Z;
-    const make = (beta: number) => SparseGpModel.create('sparse-gp', 1, {
+    const make = (beta: number) => sparseGpFamily.create(1, {
       objective: 'dlm', beta, M: 10, Z: linspaceRows(-3, 3, 10), kernel: { variance: t.s ** 2, lengthscale: t.ell }, noiseVariance: t.sn ** 2, fixed: ['kernel', 'noise', 'Z'], learningRate: 0.1,
-    }, ['gaussian']);
+    });
     const grid = [100, 1, 0.01];
     const result = selectBeta(make, data.x, data.y, 150, 1, { maxIterations: 150 }, grid);
     expect(result.scores.map((s) => s.beta)).toEqual(grid);

@@ -5,7 +5,9 @@ import { Rng } from '../../src/rng/rng.js';
 import { SquareLossDlmObjective } from '../../src/models/sparse-gp/square-loss-dlm-objective.js';
 import { ElboObjective } from '../../src/models/sparse-gp/elbo-objective.js';
 import { LogLossDlmObjective } from '../../src/models/sparse-gp/log-loss-dlm-objective.js';
-import { SparseGpEvaluator, type SparseGpParameters } from '../../src/models/sparse-gp/sparse-gp-evaluator.js';
+import { InducingConditional } from '../../src/models/sparse-gp/inducing-conditional.js';
+import { SparseGpEvaluator } from '../../src/models/sparse-gp/sparse-gp-evaluator.js';
+import type { SparseGpParameters } from '../../src/models/sparse-gp/sparse-gp-parameters.js';
 import { expectClose } from '../helpers/close.js';
 import { objectiveCases } from './sparse-gp-fixture.js';
 
@@ -16,9 +18,9 @@ const H = 1e-6;
 /** Whitened parameters at the same q(u) as the fixture: m̃ = Lk⁻¹m, L̃ = Lk⁻¹L. */
 function whiten(p: SparseGpParameters): SparseGpParameters {
   const M = p.M;
-  const evaluator = new SparseGpEvaluator(M, p.kernel.dim);
-  evaluator.marginals(p, p.Z, 1);
-  const lk = evaluator.lk;
+  const conditional = new InducingConditional(M, p.kernel.dim);
+  conditional.marginals(p, p.Z, 1);
+  const lk = conditional.lk;
   const m = new Float64Array(M);
   const L = new Float64Array(M * M);
   for (let a = 0; a < M; a++) {

@@ -1,4 +1,4 @@
-import type { SparseGpModel } from './model.js';
+import type { SparseGpModel } from './family.js';
 
 /** The paper's β grid [n, n/2, n/4, …, 0.01]: halving from n while above 0.01, then 0.01 (Wei, Sheth & Khardon 2021, §5). */
 export function betaGrid(n: number): number[] {

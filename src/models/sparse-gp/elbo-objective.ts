@@ -1,4 +1,3 @@
-import { GaussianLikelihood } from '../../likelihoods/gaussian-likelihood.js';
 import type { GaussianExpectationLikelihood, MeanVarianceGradient } from '../../likelihoods/likelihood.js';
 import type { PointLossGradient, SparseGpObjective } from './point-loss.js';
 
@@ -17,7 +16,8 @@ export class ElboObjective implements SparseGpObjective {
     const value = this.likelihood.expectedLogProb(y, mu, v, this.partial);
     gradient.dm = -this.partial.dm;
     gradient.dv = -this.partial.dv;
-    gradient.dLogNoise = this.likelihood instanceof GaussianLikelihood ? -this.likelihood.expectedLogProbNoiseGradient(y, mu, v) : 0;
+    const noise = this.likelihood.expectedLogProbNoiseGradient?.(y, mu, v);
+    gradient.dLogNoise = noise === undefined ? 0 : -noise;
     return -value;
   }
 }

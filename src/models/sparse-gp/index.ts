@@ -1,10 +1,12 @@
-import type { FamilyDescriptor } from '../../core/family-descriptor.js';
-import { SparseGpModel } from './model.js';
-import type { SparseGpOptions } from './options.js';
-
-export { SparseGpModel } from './model.js';
+export { SparseGpModel, sparseGpFamily, sparseGpClassifierFamily, sparseGpCountFamily } from './family.js';
 export type { SparseGpOptions, ResolvedSparseGpOptions, SparseGpLikelihoodName, SparseGpFixedGroup } from './options.js';
-export { SparseGpEvaluator, type SparseGpParameters, type SparseGpGradient } from './sparse-gp-evaluator.js';
+export type { SparseGpFitSettings } from './fit.js';
+export { SparseGpEvaluator } from './sparse-gp-evaluator.js';
+export { InducingConditional } from './inducing-conditional.js';
+export { InducingKl } from './inducing-kl.js';
+export { InducingMeanPenalty } from './inducing-mean-penalty.js';
+export type { InducingRegulariser } from './inducing-regulariser.js';
+export type { SparseGpParameters, SparseGpGradient } from './sparse-gp-parameters.js';
 export { ElboObjective } from './elbo-objective.js';
 export { LogLossDlmObjective } from './log-loss-dlm-objective.js';
 export { SquareLossDlmObjective } from './square-loss-dlm-objective.js';
@@ -13,32 +15,4 @@ export { UpsDlmObjective } from './ups-dlm-objective.js';
 export { UpsSampler } from './ups-sampler.js';
 export { squareLossMinimiser } from './square-loss-minimiser.js';
 export { StoppingRule } from './stopping-rule.js';
-export { SPARSE_GP_SNAPSHOT_VERSION } from './codec.js';
-
-/** `sparse-gp`: sparse variational GP regression (gaussian likelihood). */
-export const sparseGpFamily: FamilyDescriptor<SparseGpOptions> = {
-  id: 'sparse-gp',
-  summary: 'Sparse variational GP regression (SVGP / β-ELBO / log-loss and square-loss DLM; Hensman et al. 2015, Wei, Sheth & Khardon 2021), minibatch Adam over a stream',
-  task: 'regression',
-  create: (dim, options = {}) => SparseGpModel.create('sparse-gp', dim, options, ['gaussian']),
-  restore: (snapshot) => SparseGpModel.restore('sparse-gp', snapshot),
-};
-
-/** `sparse-gp-classifier`: sparse GP classification, probit (default) or logit (ELBO by the VI-PER bound). */
-export const sparseGpClassifierFamily: FamilyDescriptor<SparseGpOptions> = {
-  id: 'sparse-gp-classifier',
-  summary: 'Sparse variational GP classification, bernoulli-probit or bernoulli-logit (VI-PER bound, Komodromos et al. §2.2.2); ELBO / β-ELBO / log-loss DLM',
-  task: 'classification',
-  create: (dim, options = {}) => SparseGpModel.create('sparse-gp-classifier', dim, options, ['bernoulli-probit', 'bernoulli-logit']),
-  restore: (snapshot) => SparseGpModel.restore('sparse-gp-classifier', snapshot),
-};
-
-/** `sparse-gp-count`: sparse GP Poisson regression with a log link. */
-export const sparseGpCountFamily: FamilyDescriptor<SparseGpOptions> = {
-  id: 'sparse-gp-count',
-  summary: 'Sparse variational GP count regression (poisson, log link); ELBO / β-ELBO / log-loss DLM by Gauss–Hermite, bMC or uPS',
-  task: 'count',
-  create: (dim, options = {}) => SparseGpModel.create('sparse-gp-count', dim, options, ['poisson']),
-  restore: (snapshot) => SparseGpModel.restore('sparse-gp-count', snapshot),
-};
 export { betaGrid, selectBeta } from './beta-selection.js';

@@ -1,4 +1,3 @@
-import { GaussianLikelihood } from '../../likelihoods/gaussian-likelihood.js';
 import type { GaussianExpectationLikelihood, MeanVarianceGradient } from '../../likelihoods/likelihood.js';
 import type { PointLossGradient, SparseGpObjective } from './point-loss.js';
 
@@ -18,7 +17,8 @@ export class LogLossDlmObjective implements SparseGpObjective {
     const value = this.likelihood.logMarginal(y, mu, v, this.partial);
     gradient.dm = -this.partial.dm;
     gradient.dv = -this.partial.dv;
-    gradient.dLogNoise = this.likelihood instanceof GaussianLikelihood ? -this.likelihood.logMarginalNoiseGradient(y, mu, v) : 0;
+    const noise = this.likelihood.logMarginalNoiseGradient?.(y, mu, v);
+    gradient.dLogNoise = noise === undefined ? 0 : -noise;
     return -value;
   }
 }

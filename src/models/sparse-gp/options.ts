@@ -1,12 +1,11 @@
-import { ConfigError } from '../../core/config-error.js';
-import { optionChecks } from '../../core/option-checks.js';
+import type { OptionDocs } from '../../core/option-docs.js';
 
 /** Likelihoods the sparse GP offers. */
 export type SparseGpLikelihoodName = 'gaussian' | 'bernoulli-probit' | 'bernoulli-logit' | 'poisson';
 /** Parameter groups that can be held fixed (the paper's "fixed-DLM" fixes kernel, noise and Z). */
 export type SparseGpFixedGroup = 'kernel' | 'noise' | 'Z' | 'mean';
 
-/** Options of the sparse-GP families (every field optional; defaults in {@link resolveSparseGpOptions}). */
+/** Options of the sparse-GP families (every field optional; defaults in {@link SPARSE_GP_OPTION_DOCS}). */
 export interface SparseGpOptions {
   readonly likelihood?: SparseGpLikelihoodName;
   /** 'elbo' (β = 1: SVGP; else β-ELBO), 'dlm' (log loss), 'sq-dlm' (square loss, gaussian only). */
@@ -61,56 +60,28 @@ export interface ResolvedSparseGpOptions {
   readonly seed: number;
 }
 
-const KEYS = ['likelihood', 'objective', 'estimator', 'samples', 'M', 'beta', 'kernel', 'noiseVariance', 'mean', 'Z', 'zInit', 'fixed', 'whitened', 'jitter', 'learningRate', 'stepsPerUpdate', 'dataSize', 'seed'];
-
-/** Checks the options (unknown keys, ranges, shapes), throwing {@link ConfigError} naming the field and value. */
-export function resolveSparseGpOptions(dim: number, options: SparseGpOptions, likelihoods: readonly SparseGpLikelihoodName[]): ResolvedSparseGpOptions {
-  for (const key of Object.keys(options)) if (!KEYS.includes(key)) throw new ConfigError(`unknown sparse-GP option; accepted: ${KEYS.join(', ')}`, { field: key });
-  const likelihood = optionChecks.oneOf('likelihood', options.likelihood, likelihoods[0], likelihoods);
-  const objective = optionChecks.oneOf('objective', options.objective, 'elbo', ['elbo', 'dlm', 'sq-dlm'] as const);
-  if (objective === 'sq-dlm' && likelihood !== 'gaussian') throw new ConfigError('the square-loss DLM is for regression: use likelihood "gaussian"', { field: 'objective', value: objective });
-  const estimator = optionChecks.oneOf('estimator', options.estimator, 'quadrature', ['quadrature', 'bmc', 'ups'] as const);
-  if (estimator !== 'quadrature' && objective !== 'dlm') {
-    throw new ConfigError('bmc and ups apply to the log-loss DLM', { field: 'estimator', value: estimator });
-  }
-  const kernel = options.kernel ?? {};
-  if (typeof kernel !== 'object' || kernel === null) throw new ConfigError('must be an object {type, variance, lengthscale}', { field: 'kernel', value: kernel });
-  const type = optionChecks.oneOf('kernel.type', kernel.type, 'rbf', ['rbf', 'rbf-ard'] as const);
-  const ard = type === 'rbf-ard';
-  const rawLength = kernel.lengthscale ?? 1;
-  const lengthscale = typeof rawLength === 'number' ? Array.from({ length: ard ? dim : 1 }, () => rawLength) : Array.from(rawLength);
-  if (lengthscale.length !== (ard ? dim : 1)) throw new ConfigError(`kernel.lengthscale must have ${ard ? dim : 1} entries`, { field: 'kernel.lengthscale', value: rawLength });
-  lengthscale.forEach((l, j) => optionChecks.positive(`kernel.lengthscale[${j}]`, l, 1));
-  const M = optionChecks.positiveInteger('M', options.M, 20);
-  let Z: number[][] | null = null;
-  if (options.Z !== undefined) {
-    if (!Array.isArray(options.Z) || options.Z.length !== M) throw new ConfigError(`Z must be ${M} rows (M) of ${dim} numbers`, { field: 'Z', value: options.Z });
-    Z = options.Z.map((row, r) => {
-      if (!Array.isArray(row) || row.length !== dim) throw new ConfigError(`Z row ${r + 1} must have ${dim} numbers`, { field: 'Z', row: r + 1, value: row });
-      return row.map((v, j) => optionChecks.finite(`Z[${r}][${j}]`, v, 0));
-    });
-  }
-  const fixed = options.fixed ?? [];
-  if (!Array.isArray(fixed)) throw new ConfigError('must be a list of kernel, noise, Z, mean', { field: 'fixed', value: fixed });
-  for (const g of fixed) optionChecks.oneOf('fixed', g, 'kernel', ['kernel', 'noise', 'Z', 'mean'] as const);
-  return {
-    likelihood, objective, estimator,
-    samples: optionChecks.positiveInteger('samples', options.samples, 10),
-    M,
-    beta: optionChecks.positive('beta', options.beta, 1),
-    ard,
-    variance: optionChecks.positive('kernel.variance', kernel.variance, 1),
-    lengthscale,
-    noiseVariance: optionChecks.positive('noiseVariance', options.noiseVariance, 1),
-    mean: optionChecks.oneOf('mean', options.mean, 'zero', ['zero', 'constant'] as const),
-    Z,
-    zInit: optionChecks.oneOf('zInit', options.zInit, 'kmeans++', ['kmeans++', 'first'] as const),
-    fixed: [...fixed],
-    whitened: optionChecks.boolean('whitened', options.whitened, true),
-    jitter: optionChecks.nonNegative('jitter', options.jitter, 1e-6),
-    learningRate: optionChecks.positive('learningRate', options.learningRate, 0.01),
-    stepsPerUpdate: optionChecks.positiveInteger('stepsPerUpdate', options.stepsPerUpdate, 1),
-    dataSize: options.dataSize === undefined ? null : optionChecks.positive('dataSize', options.dataSize, 1),
-    seed: optionChecks.finite('seed', options.seed, 1),
-  };
-}
+/** What each option of {@link SparseGpOptions} means. */
+export const SPARSE_GP_OPTION_DOCS: OptionDocs = {
+  likelihood: 'observation model: gaussian (sparse-gp), bernoulli-probit (default) or bernoulli-logit (sparse-gp-classifier), poisson (sparse-gp-count)',
+  objective: 'elbo (β-ELBO, SVGP at β = 1; default), dlm (log-loss DLM) or sq-dlm (square-loss DLM, gaussian only)',
+  estimator: 'log-loss DLM data term: quadrature (closed form or Gauss–Hermite; default), bmc or ups',
+  samples: 'Monte Carlo samples per point for bmc and ups (default 10)',
+  M: 'number of inducing inputs (default 20)',
+  beta: 'weight β of the regulariser (default 1)',
+  kernel: {
+    type: 'rbf (default) or rbf-ard (one lengthscale per input)',
+    variance: 'initial kernel variance s² (default 1)',
+    lengthscale: 'initial lengthscale ℓ, a number or (rbf-ard) one per input (default 1)',
+  },
+  noiseVariance: 'initial Gaussian noise variance σ² (default 1)',
+  mean: 'prior mean: zero (default) or a learned constant',
+  Z: 'inducing inputs, M rows of d numbers (default: chosen from the first batch)',
+  zInit: 'how Z is chosen from the first batch: kmeans++ (default) or first (its first M rows)',
+  fixed: 'parameter groups held at their initial values: any of kernel, noise, Z, mean (default none)',
+  whitened: 'q over whitened v with u = chol(Kuu)·v (default true) or over u',
+  jitter: 'added to the diagonal of Kuu before factorising (default 1e-6)',
+  learningRate: 'Adam learning rate (default 0.01)',
+  stepsPerUpdate: 'Adam steps per update (default 1)',
+  dataSize: 'effective data size N of the N/B scaling (default: the records seen so far)',
+  seed: 'seed of the generator for k-means++ and the stochastic estimators (default 1)',
+};

@@ -14,6 +14,7 @@ export interface PointLossGradient {
  */
 export interface SparseGpObjective {
   readonly id: 'elbo' | 'dlm' | 'sq-dlm' | 'bmc-dlm' | 'ups-dlm';
+  /** R: `kl` ({@link InducingKl}) or `mean` ({@link InducingMeanPenalty}, with a data term that ignores v, so the objective does not depend on L). */
   readonly regulariser: 'kl' | 'mean';
   /** Draws what a stochastic data term needs for a minibatch of n points (bMC, uPS); absent when deterministic. */
   prepare?(n: number, rng: Rng): void;

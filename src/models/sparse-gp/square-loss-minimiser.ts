@@ -1,6 +1,6 @@
 import { cholesky } from '../../linalg/cholesky.js';
 import { choleskySolve } from '../../linalg/cholesky-solve.js';
-import type { SparseGpParameters } from './sparse-gp-evaluator.js';
+import type { SparseGpParameters } from './sparse-gp-parameters.js';
 
 /**
  * The square-loss DLM minimiser in m (Wei, Sheth & Khardon 2021, App. C): for
