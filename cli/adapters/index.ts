@@ -5,7 +5,7 @@ import { pgLogitAdapter } from './pg-logit.js';
 import { directLogitAdapter } from './direct-logit.js';
 import { directAdapter } from './direct.js';
 import { gpExactAdapter } from './gp-exact.js';
-import { sgpDlmAdapter, sgpElboAdapter, sgpSqDlmAdapter } from './sparse-gp.js';
+import { sparseGpAdapter, sparseGpClassifierAdapter, sparseGpCountAdapter } from './sparse-gp.js';
 import { vbLinearAdapter, vbLinearArdAdapter } from './vb-linear.js';
 import { vbLogitAdapter, vbLogitArdAdapter, vbLogitOnlineAdapter } from './vb-logit.js';
 import { viGaussHermiteAdapter, viMonteCarloAdapter, viPerAdapter, viPerMeanFieldAdapter } from './vi-per.js';
@@ -25,17 +25,23 @@ export const fitAdapters: ReadonlyMap<string, FitAdapter> = new Map(
     viMonteCarloAdapter,
     directAdapter,
     directLogitAdapter,
-    sgpElboAdapter,
-    sgpDlmAdapter,
-    sgpSqDlmAdapter,
+    sparseGpAdapter,
+    sparseGpClassifierAdapter,
+    sparseGpCountAdapter,
     gpExactAdapter,
   ].map((adapter): [string, FitAdapter] => [adapter.id, adapter]),
 );
 
-/** Model ids of earlier releases of `vbstream fit`: the registry id and the options they stand for. */
-export const DEPRECATED_FIT_IDS: { readonly [id: string]: { readonly id: string; readonly options: { readonly [key: string]: string } } } = {
-  'pg-cavi': { id: 'pg-logit', options: { mode: 'sda' } },
-  'pg-svi': { id: 'pg-logit', options: { mode: 'svi' } },
+const SPARSE_GP_FAMILY_OF: { readonly [likelihood: string]: string } = { probit: 'sparse-gp-classifier', 'bernoulli-probit': 'sparse-gp-classifier', logit: 'sparse-gp-classifier', 'bernoulli-logit': 'sparse-gp-classifier', poisson: 'sparse-gp-count' };
+const sparseGpId = (options: { readonly [key: string]: unknown }): string => SPARSE_GP_FAMILY_OF[String(options.likelihood)] ?? 'sparse-gp';
+
+/** Model ids of earlier releases of `vbstream fit`: the registry id (which may follow the options) and the options they stand for. */
+export const DEPRECATED_FIT_IDS: { readonly [id: string]: { readonly id: (options: { readonly [key: string]: unknown }) => string; readonly options: { readonly [key: string]: string } } } = {
+  'pg-cavi': { id: () => 'pg-logit', options: { mode: 'sda' } },
+  'pg-svi': { id: () => 'pg-logit', options: { mode: 'svi' } },
+  'sgp-elbo': { id: sparseGpId, options: { objective: 'elbo' } },
+  'sgp-dlm': { id: sparseGpId, options: { objective: 'dlm' } },
+  'sgp-sq-dlm': { id: sparseGpId, options: { objective: 'sq-dlm' } },
 };
 
 /** The adapter for `--model id`; an unknown id throws {@link ConfigError} naming the closest known one. */

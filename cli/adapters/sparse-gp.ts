@@ -15,27 +15,31 @@ const FAMILY: { readonly [name in SparseGpLikelihoodName]: Family<SparseGpOption
   gaussian: sparseGpFamily, 'bernoulli-probit': sparseGpClassifierFamily, 'bernoulli-logit': sparseGpClassifierFamily, poisson: sparseGpCountFamily,
 };
 const TRAINING_KEYS = ['iterations', 'batchSize', 'window', 'tolerance'];
-const MODEL_KEYS = ['likelihood', 'M', 'beta', 'kernel', 'noiseVariance', 'Z', 'zInit', 'fixed', 'seed', 'learningRate', 'whitened', 'estimator', 'samples', 'jitter', 'mean'];
+const MODEL_KEYS = ['likelihood', 'objective', 'M', 'beta', 'kernel', 'noiseVariance', 'Z', 'zInit', 'fixed', 'seed', 'learningRate', 'whitened', 'estimator', 'samples', 'jitter', 'mean'];
 
 /**
- * `vbstream fit --model sgp-elbo | sgp-dlm | sgp-sq-dlm`: trains a sparse GP on all rows (minibatches in file
- * order, Adam, the paper's stopping rule on the per-record objective) and reports q(u), Z and the
- * hyperparameters; `extras.objective` is the minimised objective in the paper's sum form
- * Σ_i loss_i + β·R (not divided by n) on the training set.
+ * `vbstream fit --model sparse-gp | sparse-gp-classifier | sparse-gp-count`: trains a sparse GP on
+ * all rows with `objective` `elbo` (default), `dlm` or `sq-dlm` (minibatches in file order, Adam, the
+ * paper's stopping rule on the per-record objective) and reports q(u), Z and the hyperparameters;
+ * `extras.objective` is the minimised objective in the paper's sum form Σ_i loss_i + β·R (not divided
+ * by n) on the training set. The family follows the likelihood (`gaussian` for sparse-gp, `probit`
+ * (default) or `logit` for the classifier, `poisson` for counts).
  */
-function adapter(id: 'sgp-elbo' | 'sgp-dlm' | 'sgp-sq-dlm', objective: 'elbo' | 'dlm' | 'sq-dlm'): FitAdapter {
+function adapter(id: 'sparse-gp' | 'sparse-gp-classifier' | 'sparse-gp-count', fallback: string): FitAdapter {
   return {
     id,
-    task: 'regression',
+    task: id === 'sparse-gp-classifier' ? 'classification' : 'regression',
     optionKeys: [...MODEL_KEYS, ...TRAINING_KEYS],
     fit(data, options) {
-      const { iterations, batchSize, window, tolerance, likelihood, ...rest } = options;
-      const rawLikelihood = likelihood ?? 'gaussian';
+      const { iterations, batchSize, window, tolerance, likelihood, objective, ...rest } = options;
+      const rawLikelihood = likelihood ?? fallback;
       const name = LIKELIHOODS[rawLikelihood as string];
       if (typeof rawLikelihood !== 'string' || name === undefined) throw new ConfigError(`must be one of ${Object.keys(LIKELIHOODS).join(', ')}`, { field: 'likelihood', value: rawLikelihood });
       const regression = name === 'gaussian';
       const family = FAMILY[name];
-      const modelOptions = { learningRate: 0.05, ...rest, likelihood: name, objective } as SparseGpOptions;
+      if (family.id !== id) throw new ConfigError(`likelihood ${rawLikelihood} belongs to --model ${family.id}, not ${id}`, { field: 'likelihood', value: rawLikelihood });
+      const chosen = optionChecks.oneOf('objective', objective, 'elbo', ['elbo', 'dlm', 'sq-dlm'] as const);
+      const modelOptions = { learningRate: 0.05, ...rest, likelihood: name, objective: chosen } as SparseGpOptions;
       const model = family.create(data.d, modelOptions);
       const result = model.fit(data.x, data.y, data.n, {
         maxIterations: optionChecks.positiveInteger('iterations', iterations, regression ? 5000 : 3000),
@@ -48,7 +52,7 @@ function adapter(id: 'sgp-elbo' | 'sgp-dlm' | 'sgp-sq-dlm', objective: 'elbo' | 
       const M = model.options.M;
       const d = data.d;
       const extras: { [key: string]: JsonValue } = {
-        model: id, likelihood: name, objective: model.objectiveValue(data.x, data.y, data.n), beta: model.options.beta,
+        objectiveName: chosen, likelihood: name, objective: model.objectiveValue(data.x, data.y, data.n), beta: model.options.beta,
         Z: jsonMatrix(h.Z, M, d), m: Array.from(q.mean), L: jsonMatrix(q.factor, M),
         kernel: { type: model.options.ard ? 'rbf-ard' : 'rbf', variance: h.variance, lengthscale: model.options.ard ? h.lengthscale : h.lengthscale[0] },
         noiseVariance: name === 'gaussian' ? h.noiseVariance : null, meanConstant: h.meanConstant,
@@ -74,9 +78,9 @@ function adapter(id: 'sgp-elbo' | 'sgp-dlm' | 'sgp-sq-dlm', objective: 'elbo' | 
   };
 }
 
-/** `vbstream fit --model sgp-elbo`: SVGP (β = 1) or β-ELBO. */
-export const sgpElboAdapter = adapter('sgp-elbo', 'elbo');
-/** `vbstream fit --model sgp-dlm`: log-loss DLM. */
-export const sgpDlmAdapter = adapter('sgp-dlm', 'dlm');
-/** `vbstream fit --model sgp-sq-dlm`: square-loss DLM (gaussian only). */
-export const sgpSqDlmAdapter = adapter('sgp-sq-dlm', 'sq-dlm');
+/** `vbstream fit --model sparse-gp`: sparse GP regression. */
+export const sparseGpAdapter = adapter('sparse-gp', 'gaussian');
+/** `vbstream fit --model sparse-gp-classifier`: binary labels, probit (default) or logit. */
+export const sparseGpClassifierAdapter = adapter('sparse-gp-classifier', 'probit');
+/** `vbstream fit --model sparse-gp-count`: Poisson counts. */
+export const sparseGpCountAdapter = adapter('sparse-gp-count', 'poisson');

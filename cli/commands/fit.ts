@@ -7,7 +7,7 @@ import { runFitJob } from '../run-fit-job.js';
 import { writeFileAtomic } from '../../connectors/file/write-file-atomic.js';
 import { usageOf } from '../command-help.js';
 
-function parseOptions(text: string | undefined, allowed: readonly string[], model: string): { [key: string]: unknown } {
+function parseOptions(text: string | undefined, allowed: readonly string[] | undefined, model: string): { [key: string]: unknown } {
   if (text === undefined) return {};
   let parsed: unknown;
   try {
@@ -17,7 +17,7 @@ function parseOptions(text: string | undefined, allowed: readonly string[], mode
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ConfigError('--options must be a JSON object', { field: '--options', value: parsed });
   for (const key of Object.keys(parsed)) {
-    if (!allowed.includes(key)) throw new ConfigError(`unknown option for ${model}; accepted: ${allowed.join(', ')}`, { field: key });
+    if (allowed !== undefined && !allowed.includes(key)) throw new ConfigError(`unknown option for ${model}; accepted: ${allowed.join(', ')}`, { field: key });
   }
   return parsed as { [key: string]: unknown };
 }
@@ -52,11 +52,17 @@ export async function fitCommand(argv: string[]): Promise<number> {
     throw new ConfigError(`--predict and --predictions go together\n${usageOf('fit')}`);
   }
   const deprecated = DEPRECATED_FIT_IDS[values.model];
-  if (deprecated !== undefined) {
-    process.stderr.write(`vbstream fit: --model ${values.model} is deprecated; use --model ${deprecated.id} with --options '${JSON.stringify(deprecated.options)}'\n`);
+  let adapter;
+  let options;
+  if (deprecated === undefined) {
+    adapter = getFitAdapter(values.model);
+    options = parseOptions(values.options, adapter.optionKeys, adapter.id);
+  } else {
+    const given = parseOptions(values.options, undefined, values.model);
+    adapter = getFitAdapter(deprecated.id(given));
+    options = { ...deprecated.options, ...parseOptions(values.options, adapter.optionKeys, adapter.id) };
+    process.stderr.write(`vbstream fit: --model ${values.model} is deprecated; use --model ${adapter.id} with --options '${JSON.stringify(deprecated.options)}'\n`);
   }
-  const adapter = getFitAdapter(deprecated?.id ?? values.model);
-  const options = { ...deprecated?.options, ...parseOptions(values.options, adapter.optionKeys, adapter.id) };
   const train = await readLabelledCsv(values.input, { label: values.label });
   const test = values.predict === undefined ? undefined : await readLabelledCsv(values.predict, { label: values.label, expectFeatures: train.features, requireLabel: false });
   const started = performance.now();

@@ -31,11 +31,11 @@ function nll(mean: number[], variance: number[], y: Float64Array): number {
 }
 
 describe('vbstream fit with the sparse-GP ids', () => {
-  it('sgp-dlm with fixed hyperparameters and Z reaches the DLM anchor; outputs carry q(u), Z, hyperparameters and y/f moments', () => {
+  it('sparse-gp with objective dlm and fixed hyperparameters and Z reaches the DLM anchor; outputs carry q(u), Z, hyperparameters and y/f moments', () => {
     const out = join(work, 'dlm.json');
     const predictions = join(work, 'dlm-pred.json');
-    const options = { likelihood: 'gaussian', M: 20, beta: 1, seed: 1, kernel: { type: 'rbf', variance: titsias.s ** 2, lengthscale: titsias.ell }, noiseVariance: titsias.sn ** 2, Z, fixed: ['kernel', 'noise', 'Z'], iterations: 600, tolerance: 1e-7 };
-    const run = vbstream('fit', '--model', 'sgp-dlm', '--input', regressionTrain, '--out', out, '--predict', regressionTest, '--predictions', predictions, '--options', JSON.stringify(options));
+    const options = { likelihood: 'gaussian', objective: 'dlm', M: 20, beta: 1, seed: 1, kernel: { type: 'rbf', variance: titsias.s ** 2, lengthscale: titsias.ell }, noiseVariance: titsias.sn ** 2, Z, fixed: ['kernel', 'noise', 'Z'], iterations: 600, tolerance: 1e-7 };
+    const run = vbstream('fit', '--model', 'sparse-gp', '--input', regressionTrain, '--out', out, '--predict', regressionTest, '--predictions', predictions, '--options', JSON.stringify(options));
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const posterior = JSON.parse(readFileSync(out, 'utf8'));
@@ -54,10 +54,10 @@ describe('vbstream fit with the sparse-GP ids', () => {
     expect(Math.abs(nll(pred.mean, pred.variance, testY) / anchor.test_nll - 1)).toBeLessThan(0.02);
   });
 
-  it('sgp-sq-dlm gives the closed-form anchor MSE; gp-exact matches the exact-GP anchor', () => {
+  it('sparse-gp with objective sq-dlm gives the closed-form anchor MSE; gp-exact matches the exact-GP anchor', () => {
     const sq = join(work, 'sq-pred.json');
-    const fixed = { M: 20, beta: 0.1, kernel: { type: 'rbf', variance: titsias.s ** 2, lengthscale: titsias.ell }, noiseVariance: titsias.sn ** 2, Z, fixed: ['kernel', 'noise', 'Z'], iterations: 1 };
-    expect(vbstream('fit', '--model', 'sgp-sq-dlm', '--input', regressionTrain, '--out', join(work, 'sq.json'), '--predict', regressionTest, '--predictions', sq, '--options', JSON.stringify(fixed)).code).toBe(0);
+    const fixed = { objective: 'sq-dlm', M: 20, beta: 0.1, kernel: { type: 'rbf', variance: titsias.s ** 2, lengthscale: titsias.ell }, noiseVariance: titsias.sn ** 2, Z, fixed: ['kernel', 'noise', 'Z'], iterations: 1 };
+    expect(vbstream('fit', '--model', 'sparse-gp', '--input', regressionTrain, '--out', join(work, 'sq.json'), '--predict', regressionTest, '--predictions', sq, '--options', JSON.stringify(fixed)).code).toBe(0);
     const mse = (mean: number[]) => mean.reduce((a, m, i) => a + (testY[i] - m) ** 2, 0) / testY.length;
     expect(mse(JSON.parse(readFileSync(sq, 'utf8')).mean)).toBeCloseTo(anchors.regression.fixed_hyper_fits['sq_dlm_beta0.1'].test_mse, 6);
     const exact = join(work, 'exact-pred.json');
@@ -69,22 +69,39 @@ describe('vbstream fit with the sparse-GP ids', () => {
     expect(nll(pred.mean, pred.variance, testY)).toBeCloseTo(anchors.regression.exact_gp.test_nll, 4);
   });
 
-  it('sgp-elbo with a probit likelihood writes prob; bad options are refused and nothing is written', () => {
+  it('sparse-gp-classifier (probit by default) writes prob writes prob; bad options are refused and nothing is written', () => {
     const t = readReferenceCsv('sgp', 'classification_train.csv');
     const path = join(work, 'cls.csv');
     writeFileSync(path, `x,y\n${Array.from({ length: t.n }, (_, i) => `${t.x[i * t.d]},${t.y[i]}`).join('\n')}\n`);
     const predictions = join(work, 'cls-pred.json');
-    const run = vbstream('fit', '--model', 'sgp-elbo', '--input', path, '--out', join(work, 'cls.json'), '--predict', path, '--predictions', predictions,
-      '--options', JSON.stringify({ likelihood: 'probit', M: 10, kernel: { variance: 4, lengthscale: 1 }, fixed: ['kernel', 'Z'], iterations: 300 }));
+    const run = vbstream('fit', '--model', 'sparse-gp-classifier', '--input', path, '--out', join(work, 'cls.json'), '--predict', path, '--predictions', predictions,
+      '--options', JSON.stringify({ M: 10, kernel: { variance: 4, lengthscale: 1 }, fixed: ['kernel', 'Z'], iterations: 300 }));
     expect(run.stderr).toBe('');
     const pred = JSON.parse(readFileSync(predictions, 'utf8'));
     expect(pred.prob).toHaveLength(t.n);
     expect(JSON.parse(readFileSync(join(work, 'cls.json'), 'utf8')).family).toBe('sparse-gp-classifier');
     const out = join(work, 'never.json');
-    expect(vbstream('fit', '--model', 'sgp-elbo', '--input', path, '--out', out, '--options', '{"likelihood":"cauchy"}').stderr).toMatch(/field likelihood, value "cauchy"/);
-    expect(vbstream('fit', '--model', 'sgp-dlm', '--input', path, '--out', out, '--options', '{"M":-3}').stderr).toMatch(/field M, value -3/);
-    expect(vbstream('fit', '--model', 'sgp-sq-dlm', '--input', path, '--out', out, '--options', '{"likelihood":"probit"}').stderr).toMatch(/square-loss DLM is for regression/);
-    expect(vbstream('fit', '--model', 'sgp-elbo', '--input', regressionTrain, '--out', out, '--options', '{"likelihood":"probit"}').stderr).toMatch(/binary label must be 0\/1 or -1\/1.*row 1, column y/);
+    expect(vbstream('fit', '--model', 'sparse-gp-classifier', '--input', path, '--out', out, '--options', '{"likelihood":"cauchy"}').stderr).toMatch(/field likelihood, value "cauchy"/);
+    expect(vbstream('fit', '--model', 'sparse-gp-classifier', '--input', path, '--out', out, '--options', '{"objective":"dlm","M":-3}').stderr).toMatch(/field M, value -3/);
+    expect(vbstream('fit', '--model', 'sparse-gp-classifier', '--input', path, '--out', out, '--options', '{"objective":"sq-dlm"}').stderr).toMatch(/square-loss DLM is for regression/);
+    expect(vbstream('fit', '--model', 'sparse-gp-classifier', '--input', regressionTrain, '--out', out).stderr).toMatch(/binary label must be 0\/1 or -1\/1.*row 1, column y/);
+    expect(vbstream('fit', '--model', 'sparse-gp', '--input', path, '--out', out, '--options', '{"likelihood":"probit"}').stderr).toMatch(/likelihood probit belongs to --model sparse-gp-classifier, not sparse-gp/);
+    expect(vbstream('fit', '--model', 'sparse-gp', '--input', path, '--out', out, '--options', '{"objective":"mle"}').stderr).toMatch(/must be one of elbo, dlm, sq-dlm \(field objective/);
     expect(existsSync(out)).toBe(false);
+  });
+
+  it('the earlier ids sgp-elbo, sgp-dlm and sgp-sq-dlm still work, with a deprecation line naming the family the likelihood picks', () => {
+    const fixed = { M: 20, beta: 0.1, kernel: { type: 'rbf', variance: titsias.s ** 2, lengthscale: titsias.ell }, noiseVariance: titsias.sn ** 2, Z, fixed: ['kernel', 'noise', 'Z'], iterations: 1 };
+    for (const objective of ['elbo', 'dlm', 'sq-dlm']) {
+      const before = join(work, `old-${objective}.json`);
+      const after = join(work, `new-${objective}.json`);
+      const run = vbstream('fit', '--model', `sgp-${objective}`, '--input', regressionTrain, '--out', before, '--options', JSON.stringify(fixed));
+      expect(run.code).toBe(0);
+      expect(run.stderr).toBe(`vbstream fit: --model sgp-${objective} is deprecated; use --model sparse-gp with --options '{"objective":"${objective}"}'\n`);
+      expect(vbstream('fit', '--model', 'sparse-gp', '--input', regressionTrain, '--out', after, '--options', JSON.stringify({ ...fixed, objective })).code).toBe(0);
+      expect(readFileSync(before, 'utf8')).toBe(readFileSync(after, 'utf8'));
+    }
+    const classifier = vbstream('fit', '--model', 'sgp-elbo', '--input', regressionTrain, '--out', join(work, 'never.json'), '--options', '{"likelihood":"probit"}');
+    expect(classifier.stderr).toMatch(/use --model sparse-gp-classifier/);
   });
 });
