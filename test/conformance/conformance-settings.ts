@@ -14,7 +14,7 @@ export const CONFORMANCE_OPTIONS: { readonly [id: string]: object | undefined } 
  */
 export const NOT_YET_ON_SHELL: ReadonlySet<string> = new Set([
   'vb-logit', 'vb-logit-ard', 'pg-logit', 'vi-per', 'vi-per-mf', 'vi-gh', 'vi-mc',
-  'direct', 'direct-logit', 'sparse-gp', 'sparse-gp-classifier', 'sparse-gp-count', 'gp-exact',
+  'sparse-gp', 'sparse-gp-classifier', 'sparse-gp-count', 'gp-exact',
 ]);
 
 /** Checks a family skips, each with its reason. */
