@@ -1,5 +1,4 @@
-import { RandomFourierFeatures } from '../src/features/random-fourier-features.js';
-import { DirectModel } from '../src/models/direct/model.js';
+import { directFamily } from '../src/models/direct/family.js';
 import { DirectElbo } from '../src/models/direct/objective.js';
 import { vbLinearFamily } from '../src/models/vb-linear/family.js';
 import { Rng } from '../src/rng/rng.js';
@@ -25,7 +24,7 @@ const cpuMs = (work: () => void): number => { const start = process.cpuUsage(); 
 out('direct: accumulation of ΦᵀΦ (upper triangle, 4-row blocks), Φᵀy, yᵀy (records/s, batches of 1,000; wall, and CPU since the machine is shared)');
 for (const [b, target] of [[10, 5_000_000], [100, 0]] as const) {
   const data = gaussianRows(20_000, b, b);
-  const model = DirectModel.create(b, { supportSize: 3 });
+  const model = directFamily.create(b, { supportSize: 3 });
   let cursor = 0;
   const step = () => {
     if (cursor + 1000 > data.n) cursor = 0;
@@ -42,7 +41,7 @@ out('\ndirect: fit cost does not depend on n (b = 50, m̄ = 15). Same start (q =
 const perEvaluation: number[] = [];
 const perIteration: number[] = [];
 for (const n of [10_000, 1_000_000]) {
-  const model = DirectModel.create(50, { noiseSupport: [0.05, 0.1, 0.2, 0.25, 0.3, 0.5, 1] });
+  const model = directFamily.create(50, { noiseSupport: [0.05, 0.1, 0.2, 0.25, 0.3, 0.5, 1] });
   const rng = Rng.fromSeed(5);
   const w = Float64Array.from({ length: 50 }, () => (rng.nextDouble() < 0.5 ? 0 : Math.round(2 * rng.normal()) / 2));
   const block = 10_000;
@@ -60,8 +59,8 @@ for (const n of [10_000, 1_000_000]) {
   const settings = { ...(snapshot.header.settings as object), maxIter: 100, caviSweeps: 0, restarts: 1 };
   const fixed = { ...snapshot, header: { ...snapshot.header, settings } };
   let iterations = 0;
-  const fitMs = medianMs(() => { iterations = DirectModel.restore(fixed).refit().iterations; }, 5);
-  const p = DirectModel.restore(snapshot).posterior();
+  const fitMs = medianMs(() => { iterations = directFamily.restore(fixed).refit().iterations; }, 5);
+  const p = directFamily.restore(snapshot).posterior();
   const s = snapshot.arrays;
   const elbo = new DirectElbo(model.grid, { b: 50, gram: s.gram, phiTy: s.phiTy, yty: s.scalars[0], n: s.scalars[1], records: s.scalars[2], complete: true });
   const g = new Float64Array(elbo.size);
@@ -84,7 +83,7 @@ out('\ndirect: one fit at b = 2,000, m̄ = 15 (statistics of 1,000 RFF rows; tar
     y[r] = Math.sin(2 * x[r * 3]) + 0.5 * x[r * 3 + 1] * x[r * 3 + 2] + 0.1 * rng.normal();
   }
   for (const [label, extra] of [['CAVI (200 sweeps) then L-BFGS, cap 1000', {}], ['CAVI then L-BFGS, cap 200', { maxIter: 200 }]] as const) {
-    const model = DirectModel.create(3, { features: { type: 'rff', count: 1000, lengthscale: 1, seed: 11 }, sigmaW: 1, ...extra });
+    const model = directFamily.create(3, { features: { type: 'rff', count: 1000, lengthscale: 1, seed: 11 }, sigmaW: 1, ...extra });
     const accumulated = cpuMs(() => model.update({ x, y, n, d: 3 }));
     const fit = cpuMs(() => model.posterior());
     const q = model.posterior();
@@ -111,7 +110,7 @@ out('  need. The noise grid contains the true 0.01; E[σ²] above it shows the q
   const train = make(2000);
   const test = make(1000);
   const features = { type: 'rff', count: 50, lengthscale: 0.7, seed: 3 } as const;
-  const probe = DirectModel.create(2, { features });
+  const probe = directFamily.create(2, { features });
   const map = probe.featureMap!;
   const phi = (data: typeof train) => { const f = new Float64Array(data.n * 100); for (let r = 0; r < data.n; r++) map.map(data.x, r * 2, f, r * 100); return f; };
   const linear = vbLinearFamily.create(100);
@@ -122,7 +121,7 @@ out('  need. The noise grid contains the true 0.01; E[σ²] above it shows the q
   const meanAbs = linear.posteriorMean().reduce((a, v) => a + Math.abs(v), 0) / 100;
   out(`  vb-linear: RMSE ${Math.sqrt(seLinear / test.n).toFixed(4)}; mean |w| of its posterior mean ${meanAbs.toFixed(3)}`);
   for (const [sigmaW, supportSize] of [[1, 15], [0.5, 15], [0.25, 15], [1, 61]] as const) {
-    const direct = DirectModel.create(2, { features, sigmaW, supportSize });
+    const direct = directFamily.create(2, { features, sigmaW, supportSize });
     direct.update(train);
     let se = 0;
     for (let r = 0; r < test.n; r++) se += (direct.predict(test.x, r * 2).mean - test.y[r]) ** 2;
@@ -139,11 +138,11 @@ out('\ndirect mixtures (components = 3) on a small RFF problem (b = 20, 200 rows
   const y = new Float64Array(n);
   for (let r = 0; r < n; r++) { x[r] = 4 * rng.nextDouble() - 2; y[r] = Math.sin(2 * x[r]) + 0.2 * rng.normal(); }
   const features = { type: 'rff', count: 10, lengthscale: 0.8, seed: 2 } as const;
-  const meanField = DirectModel.create(1, { features });
+  const meanField = directFamily.create(1, { features });
   meanField.update({ x, y, n, d: 1 });
   out(`  mean field: ELBO ${meanField.posterior().elbo.toFixed(3)}`);
   for (const mixtureEntropy of ['bound', 'stochastic'] as const) {
-    const model = DirectModel.create(1, { features, components: 3, mixtureEntropy, mixtureSteps: 300, entropySamples: 1000 });
+    const model = directFamily.create(1, { features, components: 3, mixtureEntropy, mixtureSteps: 300, entropySamples: 1000 });
     model.update({ x, y, n, d: 1 });
     let p = meanField.posterior();
     const cpu = cpuMs(() => { p = model.posterior(); });

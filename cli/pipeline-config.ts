@@ -134,7 +134,7 @@ export const pipelineSchema = z.strictObject({
   if (kafka && config.snapshots.dir !== undefined) context.addIssue({ code: 'custom', path: ['snapshots', 'dir'], message: 'a Kafka source snapshots to the compacted topic snapshots.topic (default <topic>.snapshots); snapshots.dir applies to file sources' });
   if (kafka && config.snapshots.keep !== undefined) context.addIssue({ code: 'custom', path: ['snapshots', 'keep'], message: 'the compacted snapshot topic keeps the latest snapshot of each partition; snapshots.keep applies to file sources' });
   if (kafka && config.minibatch.maxWaitMs !== undefined) context.addIssue({ code: 'custom', path: ['minibatch', 'maxWaitMs'], message: 'a Kafka source learns each fetched chunk of minibatch.size records at once; maxWaitMs applies to file sources' });
-  if (families.has(config.model.family) && Object.keys(getFamily(config.model.family).options).length > 0) {
+  if (families.has(config.model.family)) {
     try {
       checkOptionKeys(config.model.family, config.model.options, getFamily(config.model.family).options);
     } catch (error) {

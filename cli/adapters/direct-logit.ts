@@ -1,8 +1,9 @@
 import { optionChecks } from '../../src/core/option-checks.js';
 import { signedLabels } from '../../src/core/signed-labels.js';
 import { validateBatch } from '../../src/core/validate-batch.js';
-import { DirectLogitModel, type DirectLogitOptions } from '../../src/models/direct/logit-model.js';
-import { DIRECT_LOGIT_SNAPSHOT_VERSION } from '../../src/models/direct/logit-codec.js';
+import { directLogitCodec } from '../../src/models/direct/logit-codec.js';
+import { directLogitFamily } from '../../src/models/direct/logit-family.js';
+import type { DirectLogitOptions } from '../../src/models/direct/logit-options.js';
 import { Rng } from '../../src/rng/rng.js';
 import type { FitAdapter } from '../fit-adapter.js';
 import { jsonMatrix } from '../json-matrix.js';
@@ -22,7 +23,7 @@ export const directLogitAdapter: FitAdapter = {
     const epochs = optionChecks.positiveInteger('epochs', e, 500);
     const batchSize = Math.min(data.n, optionChecks.positiveInteger('batchSize', bs, Math.max(1, data.n)));
     const seed = optionChecks.nonNegative('seed', sd, 1);
-    const model = DirectLogitModel.create(data.d, { ...(modelOptions as DirectLogitOptions), dataSize: data.n });
+    const model = directLogitFamily.create(data.d, { ...(modelOptions as DirectLogitOptions), dataSize: data.n });
     const all = { x: data.x, y: data.y, n: data.n, d: data.d };
     validateBatch(all, data.d);
     signedLabels(all, new Float64Array(data.n));
@@ -48,7 +49,7 @@ export const directLogitAdapter: FitAdapter = {
     for (let j = 0; j < b; j++) cov[j * b + j] = variance[j];
     return {
       posterior: {
-        family: 'direct-logit', version: DIRECT_LOGIT_SNAPSHOT_VERSION, dim: b,
+        family: 'direct-logit', version: directLogitCodec.version, dim: b,
         mean: Array.from(model.posteriorMean()), cov: jsonMatrix(cov, b),
         extras: {
           elboBound: model.elboBound(all), probs: jsonMatrix(model.probs(), b, mbar), support: jsonMatrix(support, b, mbar),

@@ -1,5 +1,6 @@
-import { DirectModel, type DirectOptions } from '../../src/models/direct/model.js';
-import { DIRECT_SNAPSHOT_VERSION } from '../../src/models/direct/codec.js';
+import { directCodec } from '../../src/models/direct/codec.js';
+import { directFamily } from '../../src/models/direct/family.js';
+import type { DirectOptions } from '../../src/models/direct/options.js';
 import type { FitAdapter } from '../fit-adapter.js';
 import { jsonMatrix } from '../json-matrix.js';
 
@@ -15,7 +16,7 @@ export const directAdapter: FitAdapter = {
   optionKeys: ['supportSize', 'sigmaW', 'support', 'priorProbs', 'noiseSupport', 'noisePriorProbs', 'restarts', 'seed', 'maxIter', 'features',
     'caviSweeps', 'components', 'mixtureSteps', 'mixtureLearningRate', 'mixtureEntropy', 'entropySamples'],
   fit(data, options) {
-    const model = DirectModel.create(data.d, options as DirectOptions);
+    const model = directFamily.create(data.d, options as DirectOptions);
     model.update({ x: data.x, y: data.y, n: data.n, d: data.d });
     const p = model.posterior();
     const { b, mbar, support, noiseSupport } = model.grid;
@@ -29,7 +30,7 @@ export const directAdapter: FitAdapter = {
     const map = model.featureMap;
     return {
       posterior: {
-        family: 'direct', version: DIRECT_SNAPSHOT_VERSION, dim: b,
+        family: 'direct', version: directCodec.version, dim: b,
         mean: Array.from(p.mean),
         cov: jsonMatrix(cov, b),
         extras: {

@@ -1,5 +1,5 @@
 import { SyntheticGenerator } from '../../connectors/file/synthetic-generator.js';
-import { DirectModel } from '../../src/models/direct/model.js';
+import { directFamily } from '../../src/models/direct/family.js';
 import { Rng } from '../../src/rng/rng.js';
 import { dot } from '../../src/linalg/dot.js';
 import { IntegerCodeScorer } from './integer-code-scorer.js';
@@ -41,7 +41,7 @@ export interface DirectQuantizedResults {
 export function runDirectQuantized(settings: DirectQuantizedSettings = DEFAULT_DIRECT_QUANTIZED): DirectQuantizedResults {
   const dim = 2;
   const data = new SyntheticGenerator({ kind: 'gp', dim, seed: settings.seed, noise: 0.1 });
-  const model = DirectModel.create(dim, { features: { type: 'rff', count: settings.features, lengthscale: 1, seed: settings.seed } });
+  const model = directFamily.create(dim, { features: { type: 'rff', count: settings.features, lengthscale: 1, seed: settings.seed } });
   for (let seen = 0; seen < settings.records; seen += settings.batchSize) {
     const n = Math.min(settings.batchSize, settings.records - seen);
     const x = new Float64Array(n * dim);

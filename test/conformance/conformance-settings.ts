@@ -13,20 +13,11 @@ export const CONFORMANCE_OPTIONS: { readonly [id: string]: object | undefined } 
   'gp-exact': { maxIterations: 20 },
 };
 
-/**
- * Families still behind the transitional `legacy()` wrapper in `src/registry.ts` (not yet on the
- * model shell): the suite lists them as skipped until their port lands; each port removes its id.
- */
-export const NOT_YET_ON_SHELL: ReadonlySet<string> = new Set([
-  'direct', 'direct-logit',
-]);
-
 /** Checks a family skips, each with its reason. */
 const SKIPS: { readonly [id: string]: { readonly [check in ConformanceCheck]?: string } } = {};
 
 /** Why `id` skips `check` (undefined: it runs). Checks that follow from a family's declared traits are skipped with that trait as the reason. */
 export function skipReason(id: string, check: ConformanceCheck): string | undefined {
-  if (NOT_YET_ON_SHELL.has(id)) return 'not yet on the model shell';
   const own = SKIPS[id]?.[check];
   if (own !== undefined) return own;
   const { traits } = getFamily(id);

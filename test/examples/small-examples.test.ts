@@ -7,7 +7,7 @@ import { DEFAULT_DIRECT_QUANTIZED, runDirectQuantized } from '../../examples/dir
 import { renderSvgChart } from '../../examples/shared/svg-chart.js';
 import { DEFAULT_SPARSE_GP_DLM, runSparseGpDlm } from '../../examples/sparse-gp-dlm/run-sparse-gp-dlm.js';
 import { writeSparseGpOutputs } from '../../examples/sparse-gp-dlm/write-sparse-gp-outputs.js';
-import { DirectModel } from '../../src/models/direct/model.js';
+import { directFamily } from '../../src/models/direct/family.js';
 
 describe('direct-quantized example', () => {
   const results = runDirectQuantized({ ...DEFAULT_DIRECT_QUANTIZED, records: 1500, samples: 16, testPoints: 50 });
@@ -27,7 +27,7 @@ describe('direct-quantized example', () => {
   });
 
   it('refuses integer-code scoring on a grid that is not one shared evenly spaced support', () => {
-    const uneven = DirectModel.create(2, { support: [[-1, 0, 2], [-1, 0, 2]], priorProbs: [[1, 1, 1], [1, 1, 1]] });
+    const uneven = directFamily.create(2, { support: [[-1, 0, 2], [-1, 0, 2]], priorProbs: [[1, 1, 1], [1, 1, 1]] });
     expect(() => new IntegerCodeScorer(uneven.grid)).toThrow(/evenly spaced/);
   });
 });

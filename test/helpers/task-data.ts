@@ -1,5 +1,5 @@
 import { SyntheticGenerator } from '../../connectors/file/synthetic-generator.js';
-import type { FamilyDescriptor } from '../../src/core/family-descriptor.js';
+import type { Task } from '../../src/core/task.js';
 import type { LabelledRecord } from '../../operators/labelled-record.js';
 import { Rng } from '../../src/rng/rng.js';
 
@@ -8,7 +8,7 @@ import { Rng } from '../../src/rng/rng.js';
  * for regression (linear truth), counts for count families (Poisson with log-rate wᵀx/2). Feature 1
  * is a bias column. Every family in the registry gets data through this one function.
  */
-export function taskRecords(task: FamilyDescriptor['task'], n: number, dim: number, seed: number): LabelledRecord[] {
+export function taskRecords(task: Task, n: number, dim: number, seed: number): LabelledRecord[] {
   const generator = new SyntheticGenerator({ kind: task === 'regression' ? 'linear' : 'logistic', dim, seed });
   const rng = Rng.fromSeed(seed + 1);
   return Array.from({ length: n }, (_, i) => {

@@ -83,7 +83,7 @@ describe('direct-logit training', () => {
   const batch = { x: Float64Array.from(c.Phi.flat()), y: Float64Array.from(c.y), n: c.n, d: c.b };
 
   it('full-batch Adam on the Theorem-2 bound reaches the reference bound maximiser; the bound stays below the exact ELBO', () => {
-    const model = DirectLogitModel.create(c.b, { support: c.Wbar, priorProbs: c.prior_P, learningRate: 0.02, stepsPerBatch: 3000, dataSize: c.n });
+    const model = directLogitFamily.create(c.b, { support: c.Wbar, priorProbs: c.prior_P, learningRate: 0.02, stepsPerBatch: 3000, dataSize: c.n });
     const start = model.elboBound(batch);
     expectClose(start, c.q_cases.prior.standard.elbo_theorem2, { rel: 1e-10 }, 'bound at the prior');
     model.update(batch);
@@ -100,7 +100,7 @@ describe('direct-logit training', () => {
   });
 
   it('streams minibatches, snapshots exactly, samples 4-bit codes and refuses bad labels untouched', () => {
-    const model = DirectLogitModel.create(c.b, { support: c.Wbar, priorProbs: c.prior_P });
+    const model = directLogitFamily.create(c.b, { support: c.Wbar, priorProbs: c.prior_P });
     for (let s = 0; s < c.n; s += 10) model.update({ x: batch.x.subarray(s * c.b, (s + 10) * c.b), y: batch.y.subarray(s, s + 10), n: 10, d: c.b });
     expect(model.recordsSeen).toBe(c.n);
     const bytes = encodeSnapshot(model.snapshot());

@@ -6,7 +6,7 @@ import { buildDirectGrid } from '../../src/models/direct/grid.js';
 import { DirectMixtureElbo } from '../../src/models/direct/mixture-objective.js';
 import { DirectElbo } from '../../src/models/direct/objective.js';
 import type { DirectGrid, DirectStatistics } from '../../src/models/direct/state.js';
-import { accumulateDirect } from '../../src/models/direct/update.js';
+import { accumulateDirect } from '../../src/models/direct/accumulate.js';
 import { Rng } from '../../src/rng/rng.js';
 import { expectClose } from '../helpers/close.js';
 import { readReferenceJson } from '../helpers/reference.js';
@@ -172,9 +172,9 @@ describe('direct with components: r', () => {
 
   it.each(['stochastic', 'bound'] as const)('case D (multimodal): the %s mixture fit reaches a bound ≥ the mean-field ELBO it starts from, ≤ the exact ELBO ≤ log p(y)', (entropy) => {
     for (const caviSweeps of [0, 200]) {
-      const meanField = DirectModel.create(caseD.b, { ...gridOf(caseD), caviSweeps });
+      const meanField = directFamily.create(caseD.b, { ...gridOf(caseD), caviSweeps });
       meanField.update(batchOf(caseD));
-      const mixture = DirectModel.create(caseD.b, { ...gridOf(caseD), caviSweeps, components: 3, mixtureEntropy: entropy, mixtureSteps: 300, entropySamples: 500 });
+      const mixture = directFamily.create(caseD.b, { ...gridOf(caseD), caviSweeps, components: 3, mixtureEntropy: entropy, mixtureSteps: 300, entropySamples: 500 });
       mixture.update(batchOf(caseD));
       const p = mixture.posterior();
       expect(p.components.weights).toHaveLength(3);
@@ -186,7 +186,7 @@ describe('direct with components: r', () => {
 
   it('predictive moments and draws of a mixture are those of Σ_k π_k q_k (enumeration), snapshot → bytes → restore is bit-exact', () => {
     const c = cases.find((k) => k.name.startsWith('A'));
-    const model = DirectModel.create(c.b, { ...gridOf(c), components: 2, mixtureSteps: 50, entropySamples: 200, seed: 3 });
+    const model = directFamily.create(c.b, { ...gridOf(c), components: 2, mixtureSteps: 50, entropySamples: 200, seed: 3 });
     model.update(batchOf(c));
     const p = model.posterior();
     const { b, mbar, support } = model.grid;
@@ -235,8 +235,8 @@ describe('direct with components: r', () => {
   });
 
   it('refuses bad mixture options with a ConfigError naming the field', () => {
-    expect(() => DirectModel.create(2, { components: 0 })).toThrow(/components/);
-    expect(() => DirectModel.create(2, { components: 2, mixtureEntropy: 'exact' as never })).toThrow(/mixtureEntropy/);
-    expect(() => DirectModel.create(2, { components: 2, entropySamples: 1.5 })).toThrow(/entropySamples/);
+    expect(() => directFamily.create(2, { components: 0 })).toThrow(/components/);
+    expect(() => directFamily.create(2, { components: 2, mixtureEntropy: 'exact' as never })).toThrow(/mixtureEntropy/);
+    expect(() => directFamily.create(2, { components: 2, entropySamples: 1.5 })).toThrow(/entropySamples/);
   });
 });

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { DirectModel } from '../../src/models/direct/model.js';
+import { directFamily } from '../../src/models/direct/family.js';
 import { buildDirectGrid } from '../../src/models/direct/grid.js';
 import { DirectCavi } from '../../src/models/direct/cavi.js';
 import { completeGram } from '../../src/models/direct/complete-gram.js';
 import { DirectElbo } from '../../src/models/direct/objective.js';
 import { directPredictiveMoments } from '../../src/models/direct/predict.js';
 import type { DirectStatistics } from '../../src/models/direct/state.js';
-import { accumulateDirect } from '../../src/models/direct/update.js';
+import { accumulateDirect } from '../../src/models/direct/accumulate.js';
 import { expectClose } from '../helpers/close.js';
 import { readReferenceJson } from '../helpers/reference.js';
 
@@ -77,7 +77,7 @@ describe.each(cases.map((c) => [c.name, c]))('DIRECT fit on enumeration case %s'
   const ref = c.optimisation_reference;
 
   it('L-BFGS from the prior reaches at least the reference optimum from the prior, never above log p(y)', () => {
-    const model = DirectModel.create(c.b, fixtureGrid);
+    const model = directFamily.create(c.b, fixtureGrid);
     model.update(batch);
     const p = model.posterior();
     expect(p.elbo).toBeLessThanOrEqual(ref.log_evidence + 1e-9);
@@ -88,7 +88,7 @@ describe.each(cases.map((c) => [c.name, c]))('DIRECT fit on enumeration case %s'
   });
 
   it('eight seeded starts reach the best of the reference\'s 24 starts', () => {
-    const model = DirectModel.create(c.b, { ...fixtureGrid, restarts: 8, seed: 1 });
+    const model = directFamily.create(c.b, { ...fixtureGrid, restarts: 8, seed: 1 });
     model.update(batch);
     const p = model.posterior();
     expect(p.startElbos).toHaveLength(8);
@@ -102,11 +102,11 @@ it('case D: L-BFGS alone from the prior stops in the worse mode the reference re
   const c = cases.find((k) => k.name.startsWith('D'));
   const grid = { support: c.Wbar, priorProbs: c.prior_P, noiseSupport: c.sig2, noisePriorProbs: c.prior_psig };
   const batch = { x: Float64Array.from(c.Phi.flat()), y: Float64Array.from(c.y), n: c.n, d: c.b };
-  const paper = DirectModel.create(c.b, { ...grid, caviSweeps: 0 });
+  const paper = directFamily.create(c.b, { ...grid, caviSweeps: 0 });
   paper.update(batch);
   expect(paper.posterior().elbo).toBeLessThan(c.optimisation_reference.best_found.elbo - 30);
   expect(paper.posterior().elbo).toBeGreaterThanOrEqual(c.optimisation_reference.from_prior.elbo - 1e-6);
-  const initialised = DirectModel.create(c.b, grid);
+  const initialised = directFamily.create(c.b, grid);
   initialised.update(batch);
   expect(initialised.posterior().elbo).toBeGreaterThanOrEqual(c.optimisation_reference.best_found.elbo - 1e-6);
   expect(initialised.posterior().elbo).toBeLessThanOrEqual(c.optimisation_reference.log_evidence + 1e-9);

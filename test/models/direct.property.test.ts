@@ -3,14 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/core/config-error.js';
 import { decodeSnapshot } from '../../src/core/decode-snapshot.js';
 import { encodeSnapshot } from '../../src/core/encode-snapshot.js';
-import { InputError } from '../../src/core/input-error.js';
-import { ShapeError } from '../../src/core/shape-error.js';
+import type { ModelSnapshot } from '../../src/core/model-snapshot.js';
+import { NumericalError } from '../../src/core/numerical-error.js';
 import { SnapshotError } from '../../src/core/snapshot-error.js';
-import { DirectElbo, directFamily, DirectModel, QuantizedWeights } from '../../src/models/direct/index.js';
-import { vbLinearFamily } from '../../src/models/vb-linear/index.js';
-import { getFamily } from '../../src/registry.js';
+import { directFamily, DirectModel, QuantizedWeights } from '../../src/models/direct/index.js';
 import { Rng } from '../../src/rng/rng.js';
 import { expectClose } from '../helpers/close.js';
+import { expectSameState } from '../helpers/same-state.js';
 
 function data(n: number, d: number, seed: number) {
   const rng = Rng.fromSeed(seed);
@@ -33,9 +32,9 @@ describe('direct streaming properties', () => {
   it('accumulate-then-fit equals the fit on the concatenated batch (statistics bit-identical)', () => {
     fc.assert(fc.property(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 1e6 }), fc.array(fc.integer({ min: 1, max: 50 }), { minLength: 1, maxLength: 5 }), (d, seed, cuts) => {
       const all = data(60, d, seed);
-      const batch = DirectModel.create(d, small);
+      const batch = directFamily.create(d, small);
       batch.update(all);
-      const stream = DirectModel.create(d, small);
+      const stream = directFamily.create(d, small);
       let at = 0;
       for (const c of cuts) { const to = Math.min(60, at + c); stream.update(slice(all, at, to)); at = to; }
       stream.update(slice(all, at, 60));
@@ -47,109 +46,114 @@ describe('direct streaming properties', () => {
     }), { numRuns: 25 });
   });
 
-  it('merge(A, B) equals one accumulator fed both (1e-12 relative)', () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 1e6 }), fc.integer({ min: 1, max: 59 }), (d, seed, cut) => {
-      const all = data(60, d, seed);
-      const a = DirectModel.create(d, small);
-      const b = DirectModel.create(d, small);
-      a.update(slice(all, 0, cut));
-      b.update(slice(all, cut, 60));
-      a.merge(b);
-      const both = DirectModel.create(d, small);
-      both.update(all);
-      for (const name of ['gram', 'phiTy', 'scalars']) expectClose(arrays(a)[name], arrays(both)[name], { rel: 1e-12, absOfMax: 1e-14 }, name);
-      expect(a.recordsSeen).toBe(60);
-      const sa = arrays(a);
-      const atBoth = new DirectElbo(a.grid, { b: d, gram: sa.gram, phiTy: sa.phiTy, yty: sa.scalars[0], n: sa.scalars[1], records: sa.scalars[2], complete: true }).evaluate(both.posterior().logits);
-      expectClose(atBoth, both.posterior().elbo, { rel: 1e-10 }, 'ELBO of the merged statistics at the joint fit');
-    }), { numRuns: 25 });
-  });
-
-  it('merge refuses another family, dimension or grid and leaves the model untouched', () => {
-    const a = DirectModel.create(2, small);
+  it('merge refuses another grid and leaves the model untouched; a model made on the same grid and feature map merges', () => {
+    const a = directFamily.create(2, small);
     a.update(data(10, 2, 1));
     const before = encodeSnapshot(a.snapshot());
-    expect(() => a.merge(DirectModel.create(3, small))).toThrow(ShapeError);
-    expect(() => a.merge(DirectModel.create(2, { ...small, sigmaW: 2 }))).toThrow(ConfigError);
-    expect(() => a.merge(vbLinearFamily.create(2))).toThrow(ShapeError);
+    expect(() => a.merge(directFamily.create(2, { ...small, sigmaW: 2 }))).toThrow(ConfigError);
     expect(encodeSnapshot(a.snapshot())).toEqual(before);
+    const rff = directFamily.create(2, { ...small, features: { type: 'rff', count: 3, lengthscale: 1, seed: 4 } });
+    const all = data(20, 2, 5);
+    rff.update(slice(all, 0, 12));
+    const other = directFamily.create(2, { grid: rff.grid, features: rff.featureMap! });
+    other.update(slice(all, 12, 20));
+    rff.merge(other);
+    const both = directFamily.create(2, { ...small, features: { type: 'rff', count: 3, lengthscale: 1, seed: 4 } });
+    both.update(all);
+    expectClose(arrays(rff).gram, arrays(both).gram, { rel: 1e-12, absOfMax: 1e-14 }, 'gram');
+    expect(() => directFamily.create(2, { grid: rff.grid, supportSize: 5 })).toThrow(/either grid/);
+    expect(() => directFamily.create(3, { grid: rff.grid })).toThrow(/grid\.b/);
   });
 
-  it.each([['Φ records', {}], ['RFF inputs', { features: { type: 'rff', count: 3, lengthscale: [0.5, 2], seed: 4 } }]] as const)('snapshot → bytes → restore is exact and keeps learning identically (%s)', (_, extra) => {
+  it('snapshot → bytes → restore with a feature map and a committed fit is exact and keeps learning identically; a wrong array is refused', () => {
     const all = data(50, 2, 3);
-    const model = DirectModel.create(2, { ...small, ...extra, restarts: 2, refitEvery: 25 });
+    const model = directFamily.create(2, { ...small, features: { type: 'rff', count: 3, lengthscale: [0.5, 2], seed: 4 }, restarts: 2, refitEvery: 25 });
     model.update(slice(all, 0, 30));
     const bytes = encodeSnapshot(model.snapshot());
-    const restored = directFamily.restore(decodeSnapshot(bytes).snapshot) as DirectModel;
+    const restored = directFamily.restore(decodeSnapshot(bytes).snapshot);
     expect(encodeSnapshot(restored.snapshot())).toEqual(bytes);
     expect(Array.from(restored.posterior().logits)).toEqual(Array.from(model.posterior().logits));
     model.update(slice(all, 30, 50));
     restored.update(slice(all, 30, 50));
     expect(encodeSnapshot(restored.snapshot())).toEqual(encodeSnapshot(model.snapshot()));
     expect(restored.predict(Float64Array.of(0.3, -1)).mean).toBe(model.predict(Float64Array.of(0.3, -1)).mean);
-    expect(() => vbLinearFamily.restore(model.snapshot())).toThrow(SnapshotError);
     const wrong = { ...model.snapshot(), arrays: { ...model.snapshot().arrays, phiTy: new Float64Array(1) } };
     expect(() => directFamily.restore(wrong)).toThrow(SnapshotError);
   });
 
-  it('bad input throws a typed error naming row and column and leaves the model untouched', () => {
-    const model = DirectModel.create(2, small);
-    model.update({ x: Float64Array.of(1, 2, 3, 4), y: Float64Array.of(1, 2), n: 2, d: 2 });
-    const before = encodeSnapshot(model.snapshot());
-    const bad = { x: Float64Array.of(1, 2, 3, Number.NaN), y: Float64Array.of(1, 2), n: 2, d: 2, firstRow: 11 };
-    expect(() => model.update(bad)).toThrow('feature is not finite (row 12, column 2, value NaN)');
-    expect(() => model.update({ x: Float64Array.of(1, 2, 3), y: Float64Array.of(1), n: 1, d: 3 })).toThrow(ShapeError);
-    expect(() => model.forget(1.5)).toThrow(InputError);
-    expect(encodeSnapshot(model.snapshot())).toEqual(before);
-  });
-
   it('refuses bad options with a ConfigError naming the field', () => {
-    expect(() => DirectModel.create(2, { support: [[0, 1], [1, 0]] })).toThrow(/support\[1\]\[1\]/);
-    expect(() => DirectModel.create(2, { support: [[0, 1]] })).toThrow(/field support/);
-    expect(() => DirectModel.create(2, { priorProbs: [[1, 2], [1, 2]] })).toThrow(/priorProbs\[0\]/);
-    expect(() => DirectModel.create(2, { noiseSupport: [1, -1] })).toThrow(/noiseSupport\[1\]/);
-    expect(() => DirectModel.create(2, { noiseSupport: [1, 2], noisePriorProbs: [1] })).toThrow(ConfigError);
-    expect(() => DirectModel.create(2, { restarts: 0 })).toThrow(/restarts/);
-    expect(() => DirectModel.create(2, { features: { type: 'rff', count: 2, lengthscale: [1, 2, 3] } })).toThrow(/lengthscale/);
+    expect(() => directFamily.create(2, { support: [[0, 1], [1, 0]] })).toThrow(/support\[1\]\[1\]/);
+    expect(() => directFamily.create(2, { support: [[0, 1]] })).toThrow(/field support/);
+    expect(() => directFamily.create(2, { priorProbs: [[1, 2], [1, 2]] })).toThrow(/priorProbs\[0\]/);
+    expect(() => directFamily.create(2, { noiseSupport: [1, -1] })).toThrow(/noiseSupport\[1\]/);
+    expect(() => directFamily.create(2, { noiseSupport: [1, 2], noisePriorProbs: [1] })).toThrow(ConfigError);
+    expect(() => directFamily.create(2, { restarts: 0 })).toThrow(/restarts/);
+    expect(() => directFamily.create(2, { features: { type: 'rff', count: 2, lengthscale: [1, 2, 3] } })).toThrow(/lengthscale/);
   });
 
-  it('forget(1) is the identity and forget(γ) equals records weighted γ', () => {
+  it('forget(γ) equals records weighted γ', () => {
     const all = data(40, 3, 9);
-    const model = DirectModel.create(3, small);
+    const model = directFamily.create(3, small);
     model.update(all);
-    const before = encodeSnapshot(model.snapshot());
-    model.forget(1);
-    expect(encodeSnapshot(model.snapshot())).toEqual(before);
     model.forget(0.5);
-    const half = DirectModel.create(3, small);
+    const half = directFamily.create(3, small);
     half.update({ ...all, weights: new Float64Array(40).fill(0.5) });
     expectClose(arrays(model).gram, arrays(half).gram, { rel: 1e-15 }, 'gram');
     expect(model.posterior().elbo).toBeCloseTo(half.posterior().elbo, 10);
   });
 
-  it('refitEvery fits inside update; otherwise the fit waits until the posterior is read', () => {
+  it('refitEvery fits inside update; otherwise the fit waits until the posterior is read, and reading leaves the state as it was', () => {
     const all = data(40, 2, 2);
-    const periodic = DirectModel.create(2, { ...small, refitEvery: 20 });
+    const periodic = directFamily.create(2, { ...small, refitEvery: 20 });
     expect(periodic.update(slice(all, 0, 10)).objective).toBeUndefined();
     const stats = periodic.update(slice(all, 10, 25));
     expect(stats.objective).toBeTypeOf('number');
     expect(periodic.snapshot().header.stale).toBe(false);
     expect(stats.objective).toBe(periodic.posterior().elbo);
-    const lazy = DirectModel.create(2, small);
+    const lazy = directFamily.create(2, small);
     lazy.update(all);
     expect(lazy.snapshot().header.stale).toBe(true);
+    const before = lazy.snapshot();
     lazy.posteriorMean();
-    expect(lazy.snapshot().header.stale).toBe(false);
+    lazy.sampleCodes(Rng.fromSeed(1));
+    lazy.moments(Float64Array.of(0.5, 1));
+    expectSameState(lazy.snapshot(), before);
+    expect(lazy.snapshot().header.stale).toBe(true);
+  });
+
+  it('refit() commits the fit: the logits become the warm start and the posterior until the statistics change', () => {
+    const all = data(40, 2, 7);
+    const model = directFamily.create(2, small);
+    model.update(all);
+    const lazy = model.posterior();
+    const fitted = model.refit();
+    expect(Array.from(fitted.logits)).toEqual(Array.from(lazy.logits));
+    expect(fitted.elbo).toBe(lazy.elbo);
+    expect(model.snapshot().header.stale).toBe(false);
+    expect(Array.from(model.snapshot().arrays.logits)).toEqual(Array.from(fitted.logits));
+    expect(model.posterior().elbo).toBe(fitted.elbo);
+    expect(model.posterior().iterations).toBe(fitted.iterations);
+  });
+
+  it('a label whose statistics stay finite but overflow the ELBO (|y| ≈ 1e153) is refused, the model unchanged', () => {
+    const model = directFamily.create(2, small);
+    model.update(data(10, 2, 4));
+    const before = model.snapshot();
+    const huge = { x: Float64Array.of(0.1, 0.2), y: Float64Array.of(3e153), n: 1, d: 2 };
+    expect(Number.isFinite(3e153 * 3e153)).toBe(true);
+    expect(() => model.update(huge)).toThrow(NumericalError);
+    expectSameState(model.snapshot(), before);
+    expect(model.posteriorMean().every(Number.isFinite)).toBe(true);
   });
 
   it('a model with an RFF map equals a model fed the mapped features', () => {
     const all = data(30, 2, 6);
-    const rff = DirectModel.create(2, { ...small, features: { type: 'rff', count: 4, lengthscale: 1.5, seed: 2 } });
+    const rff = directFamily.create(2, { ...small, features: { type: 'rff', count: 4, lengthscale: 1.5, seed: 2 } });
     rff.update(all);
     const map = rff.featureMap!;
     const phi = new Float64Array(30 * 8);
     for (let r = 0; r < 30; r++) map.map(all.x, 2 * r, phi, 8 * r);
-    const plain = DirectModel.create(8, small);
+    const plain = directFamily.create(8, small);
     plain.update({ x: phi, y: all.y, n: 30, d: 8 });
     expect(arrays(rff).gram).toEqual(arrays(plain).gram);
     expect(rff.weightCount).toBe(8);
@@ -162,7 +166,7 @@ describe('direct streaming properties', () => {
 
   it('samples are 4-bit codes whose frequencies match q; sparsity is the mass on the zero atom', () => {
     const all = data(25, 3, 8);
-    const model = DirectModel.create(3, { supportSize: 15, sigmaW: 1, noiseSupport: [0.05, 0.1, 0.5] });
+    const model = directFamily.create(3, { supportSize: 15, sigmaW: 1, noiseSupport: [0.05, 0.1, 0.5] });
     model.update(all);
     const p = model.posterior();
     const rng = Rng.fromSeed(5);
@@ -189,19 +193,46 @@ describe('direct streaming properties', () => {
     expect(model.grid.support[7]).toBe(0);
     expect(p.sparsity).toBeCloseTo(expectedZero, 14);
   });
+});
 
-  it('is reachable from the registry as a regression family', () => {
-    expect(getFamily('direct').task).toBe('regression');
-    expect(getFamily('direct').create(3)).toBeInstanceOf(DirectModel);
+describe('direct snapshot layouts', () => {
+  const MIXTURE_SETTINGS = ['components', 'mixtureSteps', 'mixtureLearningRate', 'mixtureEntropy', 'entropySamples'];
+
+  /** A layout-1 snapshot (before mixtures: no mixture settings, no `mixture` array) of the same model, keeping `keep` of the layout-2 settings. */
+  function layout1(snapshot: ModelSnapshot, keep: (key: string) => boolean): ModelSnapshot {
+    const settings = Object.fromEntries(Object.entries(snapshot.header.settings as object).filter(([key]) => keep(key)));
+    const { mixture: _, ...arrays } = snapshot.arrays;
+    return { ...snapshot, version: 1, header: { ...snapshot.header, settings }, arrays };
+  }
+
+  it('a layout-1 snapshot restores to the same model (same predictions, same state) and keeps learning identically', () => {
+    const all = data(40, 2, 11);
+    for (const options of [{ ...small, refitEvery: 15 }, { ...small, features: { type: 'rff', count: 3, lengthscale: 1, seed: 2 } } as const]) {
+      const model = directFamily.create(2, options);
+      model.update(slice(all, 0, 30));
+      const old = layout1(model.snapshot(), (key) => !MIXTURE_SETTINGS.includes(key));
+      expect(old.arrays.mixture).toBeUndefined();
+      const restored = directFamily.restore(decodeSnapshot(encodeSnapshot(old)).snapshot);
+      expectSameState(restored.snapshot(), model.snapshot());
+      const x = Float64Array.of(0.4, -0.3);
+      expect(restored.predict(x).mean).toBe(model.predict(x).mean);
+      expect(restored.predict(x).variance).toBe(model.predict(x).variance);
+      model.update(slice(all, 30, 40));
+      restored.update(slice(all, 30, 40));
+      expectSameState(restored.snapshot(), model.snapshot());
+    }
   });
 
-  it('never produces NaN on finite input, including extreme scales', () => {
-    fc.assert(fc.property(fc.array(fc.tuple(fc.double({ min: -1e4, max: 1e4, noNaN: true }), fc.double({ min: -1e4, max: 1e4, noNaN: true }), fc.double({ min: -1e4, max: 1e4, noNaN: true })), { minLength: 1, maxLength: 10 }), (rows) => {
-      const model = DirectModel.create(2, { ...small, maxIter: 50 });
-      model.update({ x: Float64Array.from(rows.flatMap(([a, b]) => [a, b])), y: Float64Array.from(rows.map((r) => r[2])), n: rows.length, d: 2 });
-      const p = model.posterior();
-      for (const v of [...p.probs, ...p.noiseProbs, ...p.mean, p.elbo]) expect(Number.isNaN(v)).toBe(false);
-    }), { numRuns: 100 });
+  it('a layout-1 snapshot from before CAVI (settings without caviSweeps) restores as the L-BFGS-only fit it was', () => {
+    const all = data(30, 3, 12);
+    const model = directFamily.create(3, { ...small, caviSweeps: 0 });
+    model.update(all);
+    const old = layout1(model.snapshot(), (key) => ['restarts', 'seed', 'maxIter', 'refitEvery'].includes(key));
+    expect(Object.keys(old.header.settings as object)).toEqual(['restarts', 'seed', 'maxIter', 'refitEvery']);
+    const restored = directFamily.restore(old);
+    expectSameState(restored.snapshot(), model.snapshot());
+    expect(Array.from(restored.posteriorMean())).toEqual(Array.from(model.posteriorMean()));
+    expect(() => directFamily.restore({ ...old, header: { ...old.header, settings: { ...(old.header.settings as object), components: 2 } } })).toThrow(SnapshotError);
   });
 });
 

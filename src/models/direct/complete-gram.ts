@@ -4,9 +4,10 @@ import type { DirectStatistics } from './state.js';
 const BLOCK = 32;
 
 /**
- * Copies the upper triangle of ΦᵀΦ into the lower one (O(b²), cache-blocked, once per read rather
- * than per batch): {@link accumulateDirect} writes only the upper triangle and marks the statistics
- * incomplete. Call before anything reads `gram` whole (the ELBO, snapshots, merge).
+ * Copies the upper triangle of ΦᵀΦ into the lower one (O(b²), cache-blocked, once per batch rather
+ * than per row): {@link accumulateDirect} writes only the upper triangle and marks the statistics
+ * incomplete. Call before anything reads `gram` whole (the `direct` step does, so a committed state
+ * is always complete; the objectives do, for statistics accumulated by hand).
  */
 export function completeGram(stats: DirectStatistics): void {
   if (stats.complete) return;

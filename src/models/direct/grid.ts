@@ -1,22 +1,8 @@
 import { ConfigError } from '../../core/config-error.js';
 import { optionChecks } from '../../core/option-checks.js';
+import { copyDirectGrid } from './copy-grid.js';
+import type { DirectGridOptions } from './grid-options.js';
 import type { DirectGrid } from './state.js';
-
-/** The options that define a DIRECT grid (see {@link buildDirectGrid}). */
-export interface DirectGridOptions {
-  /** Atoms per weight for the default grid (default 15: 4-bit codes, 0 included when odd). */
-  readonly supportSize?: number;
-  /** σ_w of the default grid linspace(−3σ_w, 3σ_w, m̄) and of its discretised N(0, σ_w²) prior (default 1). */
-  readonly sigmaW?: number;
-  /** Explicit support, b rows of m̄ ascending values. */
-  readonly support?: readonly (readonly number[])[];
-  /** Prior probabilities, b rows of m̄ positive values (each row is normalised). */
-  readonly priorProbs?: readonly (readonly number[])[];
-  /** Noise-variance atoms σ²_k > 0 (default 25 values geometric from 1e-4 to 1e2). */
-  readonly noiseSupport?: readonly number[];
-  /** Prior probabilities of the noise atoms (default uniform; normalised). */
-  readonly noisePriorProbs?: readonly number[];
-}
 
 /** Default noise grid: 25 variances spaced geometrically from 1e-4 to 1e2. */
 const DEFAULT_NOISE = Array.from({ length: 25 }, (_, k) => 10 ** (-4 + (6 * k) / 24));
@@ -48,9 +34,15 @@ function logNormalised(field: string, probs: readonly number[], out: Float64Arra
  * Builds the discrete prior of Evans & Nair (appendix E default: support linspace(−3σ_w, 3σ_w, m̄) per
  * weight with P ∝ exp(−w̄²/2σ_w²), i.e. a discretised N(0, σ_w²)) or validates an explicit one.
  * Prior rows are normalised and stored as log-probabilities (as the authors' code log-softmaxes its
- * prior). `noise: false` builds the grid of the logistic model, which has no σ².
+ * prior). `noise: false` builds the grid of the logistic model, which has no σ². With the `grid`
+ * option (and no other grid option) the given grid is checked and copied bit for bit.
  */
 export function buildDirectGrid(b: number, options: DirectGridOptions, noise: boolean): DirectGrid {
+  if (options.grid !== undefined) {
+    const other = (['supportSize', 'sigmaW', 'support', 'priorProbs', 'noiseSupport', 'noisePriorProbs'] as const).find((key) => options[key] !== undefined);
+    if (other !== undefined) throw new ConfigError('give either grid or the options that build one, not both', { field: other });
+    return copyDirectGrid(b, options.grid, noise);
+  }
   const sigmaW = optionChecks.positive('sigmaW', options.sigmaW, 1);
   let rows: number[][];
   if (options.support !== undefined) {

@@ -62,6 +62,11 @@ export class DirectMixtureElbo {
   private readonly sampleLog: Float64Array;
   private readonly scale: Float64Array;
 
+  /** Number of parameters for r components on `grid`: r·b·m̄ + r + b·m̄ + K. */
+  static sizeFor(grid: Pick<DirectGrid, 'b' | 'mbar' | 'K'>, components: number): number {
+    return components * (grid.b * grid.mbar + 1) + grid.b * grid.mbar + grid.K;
+  }
+
   constructor(readonly grid: DirectGrid, readonly stats: DirectStatistics, readonly components: number) {
     const { b, mbar, K } = grid;
     const r = components;

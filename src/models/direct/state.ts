@@ -53,7 +53,20 @@ export interface DirectSettings {
   readonly entropySamples: number;
 }
 
-/** Everything a `direct` model is: grid, statistics, variational parameters and settings. */
+/** How the fit that produced the state's logits went (not part of the snapshot: after a restore, no fit has run). */
+export interface DirectFitDiagnostics {
+  readonly iterations: number;
+  readonly converged: boolean;
+  /** ELBO reached from each start. */
+  readonly startElbos: number[];
+}
+
+/**
+ * Everything a `direct` model is: grid, statistics, the committed variational parameters and the
+ * settings. `logits` and `mixture` change only when a fit is committed (`refitEvery` inside an
+ * update, or `refit()`); a read fits from them into the workspace and leaves the state alone. The
+ * statistics of a committed state are always complete (both triangles of ΦᵀΦ).
+ */
 export interface DirectState {
   /** Input width of a record: b, or the raw input dimension when a feature map is set. */
   readonly dim: number;
@@ -61,12 +74,13 @@ export interface DirectState {
   readonly features: RandomFourierFeatures | undefined;
   readonly stats: DirectStatistics;
   readonly settings: DirectSettings;
-  /** Variational parameters: b·m̄ weight logits then K noise logits (see `DirectElbo`). */
+  /** Variational parameters: b·m̄ weight logits then K noise logits (see `DirectElbo`); the warm start of the next fit. */
   readonly logits: Float64Array;
   /** Mixture parameters (see `DirectMixtureElbo`) when components > 1, else empty. */
   readonly mixture: Float64Array;
   /** True when the statistics changed since `logits` were fitted. */
   stale: boolean;
-  /** Records absorbed since the last fit. */
+  /** Records absorbed since the last committed fit. */
   sinceFit: number;
+  lastFit: DirectFitDiagnostics;
 }

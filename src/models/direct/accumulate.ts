@@ -4,7 +4,7 @@ import type { DirectStatistics } from './state.js';
 /**
  * Adds n rows of features Φ (row-major n×b, read from `phi`) with labels `y[yOffset ..]` and optional
  * weights to the statistics of Theorem 1: ΦᵀΦ += ΦᵀWΦ (upper triangle; the lower one is filled
- * lazily by `completeGram`), Φᵀy += ΦᵀWy, yᵀy += yᵀWy, n += Σw. O(b²/2) per row, no allocation;
+ * by `completeGram`), Φᵀy += ΦᵀWy, yᵀy += yᵀWy, n += Σw. O(b²/2) per row, no allocation;
  * rows are added in order, so a stream cut anywhere gives bit-identical sums.
  */
 export function accumulateDirect(stats: DirectStatistics, phi: Float64Array, n: number, y: Float64Array, yOffset = 0, weights?: Float64Array): void {
