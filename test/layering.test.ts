@@ -65,4 +65,15 @@ describe('layering: src < monitoring < operators < connectors < bandit < cli', (
     for (const file of graph.keys()) if (state.get(file) === undefined) visit(file, [file]);
     expect(cycles).toEqual([]);
   });
+
+  it('examples use the package as its users do: public entry points, never the sources of the library', () => {
+    const reaching: string[] = [];
+    for (const file of files(join(repoRoot, 'examples'))) {
+      for (const [, target] of readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*['"](\.[^'"]+)['"]/g)) {
+        const layer = relative(repoRoot, resolve(dirname(file), target)).split(sep)[0];
+        if ((LAYERS as readonly string[]).includes(layer)) reaching.push(`${relative(repoRoot, file)} → ${target}`);
+      }
+    }
+    expect(reaching).toEqual([]);
+  });
 });

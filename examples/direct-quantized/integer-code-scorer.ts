@@ -1,5 +1,5 @@
-import { ConfigError } from '../../src/core/config-error.js';
-import type { DirectGrid } from '../../src/models/direct/state.js';
+import { ConfigError } from 'vbstream';
+import type { DirectGrid } from 'vbstream';
 
 /**
  * Scores features against 4-bit weight codes with integer arithmetic on the codes. On a DIRECT grid

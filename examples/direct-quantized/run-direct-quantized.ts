@@ -1,7 +1,6 @@
-import { SyntheticGenerator } from '../../connectors/file/synthetic-generator.js';
-import { directFamily } from '../../src/models/direct/family.js';
-import { Rng } from '../../src/rng/rng.js';
-import { dot } from '../../src/linalg/dot.js';
+import { SyntheticGenerator } from 'vbstream/files';
+import { directFamily, Rng } from 'vbstream';
+import { dot } from 'vbstream/linalg';
 import { IntegerCodeScorer } from './integer-code-scorer.js';
 
 /** Settings of {@link runDirectQuantized}. */

@@ -1,5 +1,4 @@
-import type { SnapshotEvent } from '../../src/core/snapshot-event.js';
-import type { OnlineModel } from '../../src/core/online-model.js';
+import type { OnlineModel, SnapshotEvent } from 'vbstream';
 
 /**
  * A posterior snapshot restored and ready to serve, from any snapshot source (a directory store now;

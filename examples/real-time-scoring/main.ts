@@ -1,9 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import { SnapshotDirectory } from '../../connectors/file/snapshot-directory.js';
-import { SyntheticGenerator } from '../../connectors/file/synthetic-generator.js';
-import { createKafkajsPort } from '../../connectors/kafka/kafkajs-port.js';
-import { getFamily } from '../../src/registry.js';
+import { SnapshotDirectory, SyntheticGenerator } from 'vbstream/files';
+import { createKafkajsPort } from 'vbstream/kafka';
+import { getFamily } from 'vbstream';
 import { runLoadTest } from './load-test.js';
 import { createScoringServer, ScoringService } from './scoring-service.js';
 import { watchSnapshotDirectory } from './watch-snapshot-directory.js';

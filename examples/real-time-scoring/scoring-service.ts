@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { Observable, Subscription } from 'rxjs';
-import { InputError } from '../../src/core/input-error.js';
+import { InputError } from 'vbstream';
 import { HttpError } from '../shared/http-error.js';
 import { createJsonServer } from '../shared/json-server.js';
 import { parseFeatureVector } from '../shared/parse-feature-vector.js';

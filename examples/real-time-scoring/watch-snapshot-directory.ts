@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import { Observable } from 'rxjs';
-import { SnapshotDirectory } from '../../connectors/file/snapshot-directory.js';
+import { SnapshotDirectory } from 'vbstream/files';
 import type { LoadedSnapshot } from './loaded-snapshot.js';
 
 /** Options of {@link watchSnapshotDirectory}. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Observable } from 'rxjs';
-import type { KafkaPort, PortMessage } from '../../connectors/kafka/kafka-port.js';
-import { restoreSnapshotEvent } from '../../src/restore-snapshot-event.js';
+import type { KafkaPort, PortMessage } from 'vbstream/kafka';
+import { restoreSnapshotEvent } from 'vbstream';
 import type { LoadedSnapshot } from './loaded-snapshot.js';
 
 /** Options of {@link watchSnapshotTopic}. */

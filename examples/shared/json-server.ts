@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { VbstreamError } from '../../src/core/vbstream-error.js';
+import { VbstreamError } from 'vbstream';
 import { HttpError } from './http-error.js';
 
 /** A route handler: the parsed JSON body (undefined for GET) → the JSON reply. */

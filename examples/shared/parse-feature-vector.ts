@@ -1,5 +1,4 @@
-import { InputError } from '../../src/core/input-error.js';
-import { ShapeError } from '../../src/core/shape-error.js';
+import { InputError, ShapeError } from 'vbstream';
 
 /**
  * A request's feature vector: an array of `dim` finite numbers. Anything else — not an array, the

@@ -1,5 +1,5 @@
-import { SyntheticGenerator } from '../../connectors/file/synthetic-generator.js';
-import { sparseGpFamily } from '../../src/models/sparse-gp/family.js';
+import { SyntheticGenerator } from 'vbstream/files';
+import { sparseGpFamily } from 'vbstream';
 
 /** Settings of {@link runSparseGpDlm}. */
 export interface SparseGpDlmSettings {

@@ -1,5 +1,5 @@
-import type { OnlineModel } from '../../src/core/online-model.js';
-import { getFamily } from '../../src/registry.js';
+import type { OnlineModel } from 'vbstream';
+import { getFamily } from 'vbstream';
 
 /** The per-arm logistic posteriors the bandit can run (each has `sample`). */
 export const ARM_MODELS = ['vb-logit-online', 'pg-logit-sda', 'pg-logit-svi', 'vi-per'] as const;

@@ -1,4 +1,4 @@
-import { InputError } from '../../src/core/input-error.js';
+import { InputError } from 'vbstream';
 import type { BanditPolicy } from './bandit-policy.js';
 import type { DecideRequest, RewardRequest } from './bandit-messages.js';
 

@@ -1,5 +1,4 @@
-import { sigmoid } from '../../src/special/sigmoid.js';
-import { Rng } from '../../src/rng/rng.js';
+import { Rng } from 'vbstream';
 
 /** Options of {@link BanditEnvironment}. */
 export interface BanditEnvironmentOptions {
@@ -43,7 +42,7 @@ export class BanditEnvironment {
 
   /** p(reward = 1) of every arm at x. */
   expectedRewards(x: Float64Array): Float64Array {
-    return Float64Array.from(this.weights, (w) => sigmoid(w.reduce((s, wj, j) => s + wj * x[j], 0)));
+    return Float64Array.from(this.weights, (w) => 1 / (1 + Math.exp(-w.reduce((s, wj, j) => s + wj * x[j], 0))));
   }
 
   /** Draws the reward of playing `arm` at x. */

@@ -1,4 +1,4 @@
-import { InputError } from '../../src/core/input-error.js';
+import { InputError } from 'vbstream';
 import { parseFeatureVector } from '../shared/parse-feature-vector.js';
 
 /** A decision request, as it arrives on any transport (HTTP body, a Kafka message value). */

@@ -1,5 +1,5 @@
-import type { OnlineModel } from '../../src/core/online-model.js';
-import { Rng } from '../../src/rng/rng.js';
+import type { OnlineModel } from 'vbstream';
+import { Rng } from 'vbstream';
 import type { BanditChoice, BanditPolicy } from './bandit-policy.js';
 
 /**

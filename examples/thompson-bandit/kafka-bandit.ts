@@ -1,11 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { DeadLetterReason } from '../../connectors/kafka/dead-letter-reason.js';
-import { DeadLetterSink } from '../../connectors/kafka/dead-letter-sink.js';
-import { ensureTopic } from '../../connectors/kafka/ensure-topic.js';
-import type { ConsumerPort, KafkaPort, PortMessage, PortOutgoingMessage, ProducerPort } from '../../connectors/kafka/kafka-port.js';
-import { InputError } from '../../src/core/input-error.js';
-import { ShapeError } from '../../src/core/shape-error.js';
-import { VbstreamError } from '../../src/core/vbstream-error.js';
+import type { ConsumerPort, DeadLetterReason, KafkaPort, PortMessage, PortOutgoingMessage, ProducerPort } from 'vbstream/kafka';
+import { DeadLetterSink, ensureTopic } from 'vbstream/kafka';
+import { InputError, ShapeError, VbstreamError } from 'vbstream';
 import type { BanditBackend } from './bandit-backend.js';
 import { parseDecideRequest, parseRewardRequest } from './bandit-messages.js';
 

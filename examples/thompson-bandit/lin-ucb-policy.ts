@@ -1,7 +1,4 @@
-import { dot } from '../../src/linalg/dot.js';
-import { gemv } from '../../src/linalg/gemv.js';
-import { identity } from '../../src/linalg/identity.js';
-import { shermanMorrisonUpdate } from '../../src/linalg/sherman-morrison-update.js';
+import { dot, gemv, identity, shermanMorrisonUpdate } from 'vbstream/linalg';
 import type { BanditChoice, BanditPolicy } from './bandit-policy.js';
 
 /**

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { createKafkajsPort } from '../../connectors/kafka/kafkajs-port.js';
+import { createKafkajsPort } from 'vbstream/kafka';
 import { ARM_MODELS, createArmModel, type ArmModelKind } from './arm-model.js';
 import { BanditBackend } from './bandit-backend.js';
 import { DEFAULT_BANDIT_SETTINGS, runBanditExperiment } from './bandit-experiment.js';

@@ -1,10 +1,9 @@
 import { Subject } from 'rxjs';
-import { ConfigError } from '../../src/core/config-error.js';
-import type { OnlineModel } from '../../src/core/online-model.js';
-import { dot } from '../../src/linalg/dot.js';
-import { Rng } from '../../src/rng/rng.js';
-import { thompson } from '../../operators/thompson.js';
-import type { ThompsonDecision } from '../../operators/thompson-decision.js';
+import { ConfigError, Rng } from 'vbstream';
+import type { OnlineModel } from 'vbstream';
+import { dot } from 'vbstream/linalg';
+import { thompson } from 'vbstream/operators';
+import type { ThompsonDecision } from 'vbstream/operators';
 import type { BanditChoice, BanditPolicy } from './bandit-policy.js';
 
 /** Options of {@link ThompsonPolicy}. */

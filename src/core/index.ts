@@ -1,7 +1,6 @@
 export type { Batch } from './batch.js';
 export { makeBatch } from './make-batch.js';
 export { validateBatch } from './validate-batch.js';
-export { signedLabels } from './signed-labels.js';
 export type { OnlineModel, UpdateStats, PosteriorSummary } from './online-model.js';
 export type { Predictive } from './predictive.js';
 export { BernoulliPredictive } from './predictive/bernoulli-predictive.js';
@@ -11,7 +10,6 @@ export type { ModelSnapshot, JsonValue } from './model-snapshot.js';
 export { checkSnapshot } from './check-snapshot.js';
 export { encodeSnapshot } from './encode-snapshot.js';
 export { decodeSnapshot } from './decode-snapshot.js';
-export { crc32 } from './crc32.js';
 export type { Family, RuntimeFamily } from './family.js';
 export type { FamilyTraits } from './family-traits.js';
 export type { OptionDocs } from './option-docs.js';

@@ -5,6 +5,7 @@ export { DirectLogitModel, directLogitFamily } from './logit-family.js';
 export type { DirectLogitOptions } from './logit-options.js';
 export { DirectLogisticBound } from './logistic-bound.js';
 export type { DirectPosterior } from './posterior.js';
+export type { DirectGrid } from './state.js';
 export { DirectElbo } from './objective.js';
 export { DirectMixtureElbo } from './mixture-objective.js';
 export { QuantizedWeights } from './quantized-weights.js';
