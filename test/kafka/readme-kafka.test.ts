@@ -1,0 +1,74 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import avro from 'avsc';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { confluentWireFormat } from '../../connectors/kafka/confluent-wire-format.js';
+import { SchemaRegistryClient } from '../../connectors/kafka/schema-registry-client.js';
+import { startSchemaRegistry, type LocalSchemaRegistry } from '../../scripts/local-schema-registry.js';
+import { readmeBlocks } from '../helpers/readme-blocks.js';
+import { repoRoot } from '../helpers/reference.js';
+import { brokerPort, createTopic, produceValues, unique } from './helpers.js';
+
+/** The README's `vbstream run` over Kafka, as written there (only the broker address is this test's), and the same pipeline reading Avro through a real schema registry. */
+const work = mkdtempSync(join(repoRoot, '.doc-test-'));
+const N = 500;
+const record = (i: number) => ({ age: 20 + (i % 40), visits: i % 9, price: (i % 11) / 2, clicked: i % 4 === 0 ? 1 : 0 });
+
+function vbstreamRun(config: string): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [join(repoRoot, 'dist/cli/vbstream.js'), 'run', '--config', config], { cwd: work, encoding: 'utf8', timeout: 120_000 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe('the README Kafka pipeline (real broker, real schema registry)', () => {
+  let registry: LocalSchemaRegistry;
+  beforeAll(async () => {
+    registry = await startSchemaRegistry({ timeoutMs: 120_000 });
+  }, 180_000);
+  afterAll(async () => {
+    await registry?.stop();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('runs `npx vbstream run --config kafka-pipeline.json` on JSON records with named fields until caught up', async () => {
+    const block = readmeBlocks().find((b) => b.file === 'kafka-pipeline.json');
+    const config = JSON.parse(block!.text.replaceAll('localhost:9092', inject('kafkaBootstrap'))) as { source: { topic: string } };
+    const admin = brokerPort().admin();
+    await admin.connect();
+    await createTopic(admin, config.source.topic, 2);
+    await admin.disconnect();
+    await produceValues(brokerPort(), config.source.topic, Array.from({ length: N }, (_, i) => JSON.stringify(record(i))), 2);
+    writeFileSync(join(work, 'kafka-pipeline.json'), JSON.stringify(config));
+    const run = vbstreamRun('kafka-pipeline.json');
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain(`done: ${N} records learned`);
+  });
+
+  it('the same pipeline with format "avro" reads records through the schema registry, evolved writer schemas resolved to the reader schema', async () => {
+    const topic = unique('clicks-avro');
+    const v1 = { type: 'record', name: 'Click', fields: [{ name: 'age', type: 'double' }, { name: 'visits', type: 'int' }, { name: 'price', type: 'double' }, { name: 'clicked', type: 'int' }] };
+    const v2 = { ...v1, fields: [...v1.fields, { name: 'campaign', type: 'string', default: '' }] };
+    const client = new SchemaRegistryClient({ url: registry.url });
+    const ids = [await client.register(`${topic}-value`, JSON.stringify(v1)), await client.register(`${topic}-value`, JSON.stringify(v2))];
+    const types = [avro.Type.forSchema(v1 as avro.Schema), avro.Type.forSchema(v2 as avro.Schema)];
+    const admin = brokerPort().admin();
+    await admin.connect();
+    await createTopic(admin, topic, 2);
+    await admin.disconnect();
+    await produceValues(brokerPort(), topic, Array.from({ length: N }, (_, i) => confluentWireFormat.encode(ids[i % 2], types[i % 2].toBuffer({ ...record(i), campaign: 'spring' }))), 2);
+    writeFileSync(join(work, 'reader.avsc'), JSON.stringify(v1));
+    writeFileSync(join(work, 'avro-pipeline.json'), JSON.stringify({
+      source: { type: 'kafka', brokers: [inject('kafkaBootstrap')], topic, groupId: `${topic}-learners`, dim: 3, untilCaughtUp: true, format: 'avro', schemaRegistry: { url: registry.url, readerSchemaFile: 'reader.avsc' } },
+      schema: { features: ['age', 'visits', 'price'], label: 'clicked' },
+      model: { family: 'vb-logit-online' },
+      metrics: { port: 0 },
+    }));
+    const run = vbstreamRun('avro-pipeline.json');
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('Avro via');
+    expect(run.stdout).toContain(`done: ${N} records learned`);
+    expect(run.stdout).toMatch(/, 0 dead letters/);
+  });
+});
