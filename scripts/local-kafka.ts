@@ -1,10 +1,12 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './free-port.js';
+import { stopProcess } from './stop-process.js';
 
 /** The Kafka release the project runs (see scripts/kafka/pom.xml). */
 export const KAFKA_VERSION = '3.9.1';
@@ -54,18 +56,6 @@ export function ensureKafkaJars(): string {
   return libs;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolvePort(port));
-    });
-  });
-}
-
 function canConnect(port: number): Promise<boolean> {
   return new Promise((resolveConnect) => {
     const socket = connect({ host: '127.0.0.1', port });
@@ -76,38 +66,6 @@ function canConnect(port: number): Promise<boolean> {
 
 function clusterId(): string {
   return randomBytes(16).toString('base64url');
-}
-
-function waitForExit(child: ChildProcess | number, ms: number): Promise<boolean> {
-  const pid = typeof child === 'number' ? child : child.pid;
-  return new Promise((resolveExit) => {
-    const deadline = Date.now() + ms;
-    const poll = (): void => {
-      try {
-        process.kill(pid as number, 0);
-      } catch {
-        resolveExit(true);
-        return;
-      }
-      if (Date.now() > deadline) resolveExit(false);
-      else setTimeout(poll, 100);
-    };
-    poll();
-  });
-}
-
-async function stopPid(pid: number, dataDir: string): Promise<void> {
-  try {
-    process.kill(pid, 'SIGTERM');
-  } catch {
-    rmSync(dataDir, { recursive: true, force: true });
-    return;
-  }
-  if (!(await waitForExit(pid, 20_000))) {
-    try { process.kill(pid, 'SIGKILL'); } catch { /* already gone */ }
-    await waitForExit(pid, 5_000);
-  }
-  rmSync(dataDir, { recursive: true, force: true });
 }
 
 /**
@@ -195,7 +153,7 @@ export async function startLocalKafka(options: { timeoutMs?: number; detached?: 
   child.once('exit', () => { exited = true; });
   while (!(await canConnect(plainPort)) || (saslPort !== undefined && !(await canConnect(saslPort))) || (sslPort !== undefined && !(await canConnect(sslPort)))) {
     if (exited || Date.now() > deadline) {
-      await stopPid(pid, join(dataDir, 'kraft'));
+      await stopProcess(pid, join(dataDir, 'kraft'));
       const tail = [logFile, join(logDir, 'server.log')].filter(existsSync).map((f) => readFileSync(f, 'utf8').split('\n').slice(-40).join('\n')).join('\n');
       rmSync(dataDir, { recursive: true, force: true });
       throw new Error(`the Kafka broker did not start on 127.0.0.1:${plainPort}${exited ? ' (the JVM exited)' : ''}:\n${tail}`);
@@ -206,7 +164,7 @@ export async function startLocalKafka(options: { timeoutMs?: number; detached?: 
     bootstrap: `127.0.0.1:${plainPort}`, port: plainPort, pid, dataDir, logFile,
     saslBootstrap: saslPort === undefined ? undefined : `127.0.0.1:${saslPort}`,
     sslBootstrap: sslPort === undefined ? undefined : `127.0.0.1:${sslPort}`,
-    stop: () => stopPid(pid, dataDir),
+    stop: () => stopProcess(pid, dataDir),
   };
 }
 
@@ -231,7 +189,7 @@ async function main(command: string | undefined): Promise<number> {
       return 0;
     }
     const state = JSON.parse(readFileSync(stateFile, 'utf8')) as { pid: number; dataDir: string };
-    await stopPid(state.pid, state.dataDir);
+    await stopProcess(state.pid, state.dataDir);
     rmSync(stateFile, { force: true });
     process.stdout.write(`stopped the broker (pid ${state.pid})\n`);
     return 0;

@@ -1,9 +1,10 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './free-port.js';
+import { stopProcess } from './stop-process.js';
 
 /** The Apicurio Registry release the project runs (see scripts/schema-registry/pom.xml). */
 export const APICURIO_VERSION = '2.1.5.Final';
@@ -47,18 +48,6 @@ export function ensureSchemaRegistry(): string {
   return runnerJar;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolvePort(port));
-    });
-  });
-}
-
 /** True when `GET {url}/subjects` answers 200. */
 async function answers(url: string): Promise<boolean> {
   try {
@@ -68,38 +57,6 @@ async function answers(url: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-function waitForExit(child: ChildProcess | number, ms: number): Promise<boolean> {
-  const pid = typeof child === 'number' ? child : child.pid;
-  return new Promise((resolveExit) => {
-    const deadline = Date.now() + ms;
-    const poll = (): void => {
-      try {
-        process.kill(pid as number, 0);
-      } catch {
-        resolveExit(true);
-        return;
-      }
-      if (Date.now() > deadline) resolveExit(false);
-      else setTimeout(poll, 100);
-    };
-    poll();
-  });
-}
-
-async function stopPid(pid: number, dataDir?: string): Promise<void> {
-  try {
-    process.kill(pid, 'SIGTERM');
-  } catch {
-    if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
-    return;
-  }
-  if (!(await waitForExit(pid, 20_000))) {
-    try { process.kill(pid, 'SIGKILL'); } catch { /* already gone */ }
-    await waitForExit(pid, 5_000);
-  }
-  if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
 }
 
 /**
@@ -130,14 +87,14 @@ export async function startSchemaRegistry(options: { timeoutMs?: number; detache
   child.once('exit', () => { exited = true; });
   while (!(await answers(url))) {
     if (exited || Date.now() > deadline) {
-      await stopPid(pid);
+      await stopProcess(pid);
       const tail = existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').slice(-40).join('\n') : '';
       rmSync(dataDir, { recursive: true, force: true });
       throw new Error(`the schema registry did not start on 127.0.0.1:${port}${exited ? ' (the JVM exited)' : ''}:\n${tail}`);
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { url, port, pid, dataDir, logFile, stop: () => stopPid(pid, dataDir) };
+  return { url, port, pid, dataDir, logFile, stop: () => stopProcess(pid, dataDir) };
 }
 
 async function main(command: string | undefined): Promise<number> {
@@ -161,7 +118,7 @@ async function main(command: string | undefined): Promise<number> {
       return 0;
     }
     const state = JSON.parse(readFileSync(stateFile, 'utf8')) as { pid: number; dataDir: string };
-    await stopPid(state.pid, state.dataDir);
+    await stopProcess(state.pid, state.dataDir);
     rmSync(stateFile, { force: true });
     process.stdout.write(`stopped the schema registry (pid ${state.pid})\n`);
     return 0;
