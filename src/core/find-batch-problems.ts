@@ -4,6 +4,9 @@ import { labelProblem } from './label-problem.js';
 import { ShapeError } from './shape-error.js';
 import type { Task } from './task.js';
 
+/** The answer for a clean batch (shared: no allocation per update). */
+const NO_PROBLEMS: InputProblem[] = Object.freeze([]) as unknown as InputProblem[];
+
 /** What a family accepts besides finite features: its label coding and whether record weights may differ from 1. */
 export interface BatchRules {
   readonly task: Task;
@@ -26,7 +29,7 @@ export function findBatchProblems(batch: Batch, dim: number, rules: BatchRules):
   if (y.length < n) throw new ShapeError(`y holds ${y.length} labels, fewer than n = ${n}`, { field: 'y' });
   if (weights !== undefined && weights.length < n) throw new ShapeError(`weights holds ${weights.length} values, fewer than n = ${n}`, { field: 'weights' });
   const firstRow = batch.firstRow ?? 1;
-  const problems: InputProblem[] = [];
+  let problems: InputProblem[] | undefined;
   for (let i = 0; i < n; i++) {
     const row = firstRow + i;
     const base = i * d;
@@ -47,7 +50,7 @@ export function findBatchProblems(batch: Batch, dim: number, rules: BatchRules):
       if (!(Number.isFinite(w) && w >= 0)) problem = { reason: 'weight must be finite and non-negative', location: { row, column: 'weight', value: w } };
       else if (!rules.weights && w !== 1) problem = { reason: 'this family does not support record weights other than 1', location: { row, column: 'weight', value: w } };
     }
-    if (problem !== undefined) problems.push(problem);
+    if (problem !== undefined) (problems ??= []).push(problem);
   }
-  return problems;
+  return problems ?? NO_PROBLEMS;
 }

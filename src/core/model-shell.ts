@@ -3,7 +3,6 @@ import type { Batch } from './batch.js';
 import { checkFeatures } from './check-features.js';
 import { cloneState } from './clone-state.js';
 import { ConfigError } from './config-error.js';
-import { copyState } from './copy-state.js';
 import type { FamilyDefinition, FamilyState } from './family-definition.js';
 import type { FamilyTraits } from './family-traits.js';
 import { familyTraitsOf } from './family-traits-of.js';
@@ -16,7 +15,7 @@ import { NumericalError } from './numerical-error.js';
 import type { OnlineModel, PosteriorSummary, UpdateStats } from './online-model.js';
 import type { Predictive } from './predictive.js';
 import { ShapeError } from './shape-error.js';
-import { stateIsFinite } from './state-is-finite.js';
+import { StateLayout } from './state-layout.js';
 import type { Task } from './task.js';
 import { inputErrorOf } from './validate-batch.js';
 
@@ -36,9 +35,11 @@ export class ModelShell<Options extends object = object, State extends FamilySta
   readonly forget?: (factor: number) => void;
   protected readonly workspace: Workspace;
   private backup: State | undefined;
+  private readonly layout: StateLayout;
 
   constructor(readonly definition: FamilyDefinition<Options, State, Workspace, Prediction>, protected readonly state: State) {
     this.workspace = definition.workspace?.(state) as Workspace;
+    this.layout = StateLayout.of(state);
     if (definition.merge !== undefined) this.merge = (other) => this.mergeFrom(other);
     if (definition.forget !== undefined) this.forget = (factor) => this.forgetBy(factor);
   }
@@ -116,18 +117,23 @@ export class ModelShell<Options extends object = object, State extends FamilySta
    */
   protected commit<R>(work: (state: State, workspace: Workspace) => R): R {
     if (this.backup === undefined) this.backup = cloneState(this.state);
-    else copyState(this.backup, this.state);
+    else this.copy(this.backup, this.state);
     try {
       const result = work(this.state, this.workspace);
-      const finite = this.definition.isFinite?.(this.state) ?? stateIsFinite(this.state);
+      const finite = this.definition.isFinite?.(this.state) ?? this.layout.isFinite(this.state);
       if (!finite) throw new NumericalError(`${this.family}: the update gave a non-finite posterior (an input too large for floating point?); the model is unchanged`, { field: 'posterior' });
       return result;
     } catch (error) {
-      copyState(this.state, this.backup);
+      this.copy(this.state, this.backup);
       throw error;
     } finally {
       if (this.workspace !== undefined) this.definition.reset?.(this.workspace);
     }
+  }
+
+  private copy(target: State, source: State): void {
+    if (this.definition.copy === undefined) this.layout.copy(target, source);
+    else this.definition.copy(target, source);
   }
 
   private rebuild(state: State): this {

@@ -47,6 +47,30 @@ export const vbLogitOnlineFamily: Family<VbLogitOnlineOptions, VbLogitOnlineMode
   posteriorMean: (state) => state.posterior.w.slice(),
   posteriorSummary: (state) => gaussianSummary(state.posterior, state.dim, state.records),
   codec: vbLogitOnlineCodec,
+  /**
+   * O(d): w, the scalars and the diagonals of V and V⁻¹. Both matrices are positive semi-definite and
+   * change by rank-one terms, so |A_ij| ≤ √(A_ii·A_jj) and |u_i·u_j| ≤ max(u_i², u_j²): an off-diagonal
+   * entry cannot overflow or turn NaN while every diagonal entry stays finite.
+   */
+  copy(target, source) {
+    const into = target.posterior;
+    const from = source.posterior;
+    into.w.set(from.w);
+    into.V.set(from.V);
+    into.invV.set(from.invV);
+    into.logDetV = from.logDetV;
+    into.q = from.q;
+    target.records = source.records;
+  },
+  isFinite(state) {
+    const { w, V, invV, logDetV, q } = state.posterior;
+    const d = state.dim;
+    if (!Number.isFinite(logDetV) || !Number.isFinite(q)) return false;
+    for (let i = 0; i < d; i++) {
+      if (!Number.isFinite(w[i]) || !Number.isFinite(V[i * d + i]) || !Number.isFinite(invV[i * d + i])) return false;
+    }
+    return true;
+  },
   merge: {
     exact: false,
     key: (state) => state.priorPrecision,
