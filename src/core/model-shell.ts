@@ -36,6 +36,9 @@ export class ModelShell<Options extends object = object, State extends FamilySta
   protected readonly workspace: Workspace;
   private backup: State | undefined;
   private readonly layout: StateLayout;
+  /** The batch `update` is committing (kept in a field so that the step passed to `commit` is made once, not per update). */
+  private pending: Batch | undefined;
+  private readonly stepPending = (state: State, workspace: Workspace): UpdateStats => this.definition.step(state, this.pending as Batch, workspace);
 
   constructor(readonly definition: FamilyDefinition<Options, State, Workspace, Prediction>, protected readonly state: State) {
     this.workspace = definition.workspace?.(state) as Workspace;
@@ -73,7 +76,12 @@ export class ModelShell<Options extends object = object, State extends FamilySta
     const problems = this.validate(batch);
     if (problems.length > 0) throw inputErrorOf(problems);
     if (batch.n === 0) return { records: 0 };
-    return this.commit((state, workspace) => this.definition.step(state, batch, workspace));
+    this.pending = batch;
+    try {
+      return this.commit(this.stepPending);
+    } finally {
+      this.pending = undefined;
+    }
   }
 
   predict(x: Float64Array, offset = 0): Prediction {
