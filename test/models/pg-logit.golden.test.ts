@@ -9,7 +9,7 @@ import { cholesky } from '../../src/linalg/cholesky.js';
 import { Rng } from '../../src/rng/rng.js';
 import { expectClose } from '../helpers/close.js';
 import { readReferenceCsv, readReferenceJson } from '../helpers/reference.js';
-import { gaussianKl } from '../helpers/gaussian-kl.js';
+import { gaussianKl } from '../../src/gaussian/gaussian-kl.js';
 
 // Tolerances from ../shared/reference/pgvb/README.md ("Suggested comparison tolerances").
 const CAVI_ARRAY = { absOfMax: 1e-8 };

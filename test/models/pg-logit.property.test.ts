@@ -11,7 +11,7 @@ import { resolvePgLogitPrior } from '../../src/models/pg-logit/resolve-pg-logit-
 import { Rng } from '../../src/rng/rng.js';
 import { sigmoid } from '../../src/special/sigmoid.js';
 import { expectClose } from '../helpers/close.js';
-import { gaussianKl } from '../helpers/gaussian-kl.js';
+import { gaussianKl } from '../../src/gaussian/gaussian-kl.js';
 
 /** A seeded synthetic logistic dataset with an intercept column. */
 function dataset(seed: number, n: number, d: number) {

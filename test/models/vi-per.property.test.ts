@@ -9,7 +9,7 @@ import { GaussianLogitObjective, packedLength, type CovarianceForm, type ViPerMo
 import { getFamily } from '../../src/registry.js';
 import { Rng } from '../../src/rng/rng.js';
 import { expectClose } from '../helpers/close.js';
-import { gaussianKl } from '../helpers/gaussian-kl.js';
+import { gaussianKl } from '../../src/gaussian/gaussian-kl.js';
 import { readReferenceCsv } from '../helpers/reference.js';
 
 const fixture = readReferenceCsv('viper', 'logreg_n200_p3.csv');

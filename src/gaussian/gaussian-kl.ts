@@ -1,8 +1,8 @@
-import { cholesky } from '../../src/linalg/cholesky.js';
-import { choleskySolve } from '../../src/linalg/cholesky-solve.js';
-import { logDetCholesky } from '../../src/linalg/log-det-cholesky.js';
+import { cholesky } from '../linalg/cholesky.js';
+import { choleskySolve } from '../linalg/cholesky-solve.js';
+import { logDetCholesky } from '../linalg/log-det-cholesky.js';
 
-/** KL(N(m0, S0) ‖ N(m1, S1)) = ½[tr(S1⁻¹S0) + (m1 − m0)ᵀS1⁻¹(m1 − m0) − d + ln|S1| − ln|S0|] (the pgvb README's formula). */
+/** KL(N(m0, S0) ‖ N(m1, S1)) = ½[tr(S1⁻¹S0) + (m1 − m0)ᵀS1⁻¹(m1 − m0) − d + ln|S1| − ln|S0|] : how far q₁ is from q₀ (the Gaussian KL divergence). */
 export function gaussianKl(m0: ArrayLike<number>, s0: Float64Array, m1: ArrayLike<number>, s1: Float64Array, d: number): number {
   const l1 = new Float64Array(d * d);
   const l0 = new Float64Array(d * d);
