@@ -7,10 +7,12 @@ import { packedLength } from './objective.js';
 import { resolveViPerSettings, type ViPerSettings } from './settings.js';
 import type { ViPerState } from './state.js';
 
-const SETTING_TYPES: { readonly [key in keyof ViPerSettings]: 'string' | 'number' } = {
+const SETTING_TYPES: { readonly [key in Exclude<keyof ViPerSettings, 'optimizer' | 'tau' | 'kappa'>]: 'string' | 'number' } = {
   covariance: 'string', method: 'string', l: 'number', points: 'number', samples: 'number', seed: 'number', tol: 'number',
   maxIter: 'number', streaming: 'string', learningRate: 'number', stepsPerBatch: 'number', dataSize: 'number',
 };
+/** Settings added after layout 1 was first written: absent in older snapshots (whose `svi` was Adam). */
+const LATER_SETTINGS: { readonly [key: string]: 'string' | 'number' } = { optimizer: 'string', tau: 'number', kappa: 'number' };
 
 /**
  * The vi-per snapshot (layout 1): the settings, q(β), the prior, and the SVI state — `adam` as
@@ -31,10 +33,11 @@ export function viPerCodec(family: string): FamilyCodec<ViPerState> {
       const d = snapshot.dim;
       const a = checkSnapshot(snapshot, family, 1, { priorMean: d, priorFactor: d * d, mu: d, factor: d * d, rng: 7, scalars: 3 });
       const header = (snapshot.header as { settings?: { [key: string]: unknown } }).settings;
-      if (header === undefined || typeof header !== 'object' || header === null || Object.entries(SETTING_TYPES).some(([key, type]) => typeof header[key] !== type)) {
+      if (header === undefined || typeof header !== 'object' || header === null || Object.entries(SETTING_TYPES).some(([key, type]) => typeof header[key] !== type)
+        || Object.entries(LATER_SETTINGS).some(([key, type]) => header[key] !== undefined && typeof header[key] !== type)) {
         throw new SnapshotError(`${family} snapshot header is malformed`, { field: 'header.settings' });
       }
-      const given = header as unknown as ViPerSettings;
+      const given = { optimizer: 'adam', ...header } as unknown as ViPerSettings;
       const settings = resolveViPerSettings(given, given.method, given.covariance);
       const adamLength = 5 + 2 * packedLength(d, settings.covariance);
       if (a.adam === undefined || (a.adam.length !== 0 && a.adam.length !== adamLength)) throw new SnapshotError(`snapshot array "adam" must hold 0 or ${adamLength} values`, { field: 'adam', value: a.adam?.length });

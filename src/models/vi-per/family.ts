@@ -26,7 +26,7 @@ export class ViPerModel extends ModelShell<ViPerOptions, ViPerState, ViPerWorksp
     return this.state.factor.slice();
   }
 
-  /** F at the end of the last update, its L-BFGS iterations (SVI: Adam steps), and the settings. */
+  /** F at the end of the last update, its L-BFGS iterations (SVI: steps per update), and the settings. */
   get diagnostics(): { objective: number; iterations: number; settings: ViPerSettings } {
     return { objective: this.state.objective, iterations: this.state.iterations, settings: this.state.settings };
   }
@@ -42,7 +42,7 @@ export class ViPerModel extends ModelShell<ViPerOptions, ViPerState, ViPerWorksp
 function definition(id: 'vi-per' | 'vi-per-mf' | 'vi-gh' | 'vi-mc', method: BernoulliLogitMethod, covariance: CovarianceForm, summary: string): FamilyDefinition<ViPerOptions, ViPerState, ViPerWorkspace, BernoulliPredictive> {
   return {
     id, summary, task: 'classification', batching: 'dependent', weights: true,
-    semantics: '`sda` (default): each update fits F on its batch by L-BFGS with the current q as the prior (streaming VB; one batch holding all the data is the batch fit); `svi`: `stepsPerBatch` Adam steps on the N/B-scaled minibatch objective. Where the batches are cut changes q; no merge or forget',
+    semantics: '`sda` (default): each update fits F on its batch by L-BFGS with the current q as the prior (streaming VB; one batch holding all the data is the batch fit); `svi`: `stepsPerBatch` natural-gradient (default; Robbins–Monro ρ_t = (1 + t/τ)^−κ) or Adam steps on the N/B-scaled minibatch objective. Where the batches are cut changes q; no merge or forget',
     options: VI_PER_OPTION_DOCS,
     create: (dim, options) => createViPerState(dim, options, method, covariance),
     optionsOf: (state) => ({ ...state.settings, prior: { mean: Array.from(state.priorMean), covariance: covarianceOfFactor(state.priorFactor, state.dim) } }),

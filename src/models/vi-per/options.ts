@@ -5,8 +5,11 @@ import type { BernoulliLogitMethod } from '../../likelihoods/bernoulli-logit.js'
 /** Full covariance Σ = LLᵀ (the paper's Q') or diagonal (mean-field, Q). */
 export type CovarianceForm = 'full' | 'diagonal';
 
-/** `sda`: each update optimises on its batch with the current q as the prior; `svi`: Adam steps on the minibatch objective scaled by N/B. */
+/** `sda`: each update optimises on its batch with the current q as the prior; `svi`: stochastic (natural-gradient or Adam) steps on the minibatch objective scaled by N/B. */
 export type StreamingMode = 'sda' | 'svi';
+
+/** The optimiser of `svi`: natural-gradient SVI with a Robbins–Monro step (default) or Adam. */
+export type SviOptimizer = 'natural' | 'adam';
 
 /** Options of the vi-per families (`vi-per`, `vi-per-mf`, `vi-gh`, `vi-mc`); see {@link VI_PER_OPTION_DOCS}. */
 export interface ViPerOptions {
@@ -26,6 +29,9 @@ export interface ViPerOptions {
   readonly learningRate?: number;
   readonly stepsPerBatch?: number;
   readonly dataSize?: number;
+  readonly optimizer?: SviOptimizer;
+  readonly tau?: number;
+  readonly kappa?: number;
 }
 
 /** What each option of {@link ViPerOptions} means. */
@@ -42,8 +48,11 @@ export const VI_PER_OPTION_DOCS: OptionDocs = {
   seed: 'seed of the Monte Carlo draws, a safe integer (default 1)',
   tol: 'L-BFGS stops when F changes by less than this, relatively (default 1e-12: 1e-9 leaves μ about 2e-6 from the optimum)',
   maxIter: 'L-BFGS iteration cap per update (default 1000)',
-  streaming: '`sda` (each update fits its batch with the current q as the prior; default) or `svi` (Adam steps on the N/B-scaled minibatch objective)',
-  learningRate: 'SVI: Adam learning rate (default 0.05)',
-  stepsPerBatch: 'SVI: Adam steps per update (default 1)',
-  dataSize: 'SVI: effective data size N (default 0: the records seen so far)',
+  streaming: '`sda` (each update fits its batch with the current q as the prior; default) or `svi` (stochastic steps on the N/B-scaled minibatch objective (N/B)·Σ_batch E log p − KL(q ‖ prior))',
+  optimizer: 'SVI: `natural` (default; natural-gradient SVI: Σ⁻¹ ← (1 − ρ)Σ⁻¹ + ρ(P₀ − 2Ĝ), μ ← μ + ρΣĝ with the N/B-scaled minibatch gradients, step ρ_t = (1 + t/τ)^−κ) or `adam` (Adam on (μ, L with log-diagonal) at `learningRate`, constant: the `svi` of earlier releases, which does not converge — see docs/guide.md)',
+  learningRate: 'SVI with `optimizer` `adam`: Adam learning rate (default 0.05); unused by `natural`',
+  stepsPerBatch: 'SVI: steps per update on the same minibatch (default 1)',
+  dataSize: 'SVI: effective data size N, the number of distinct records (default 0: the records seen so far, right for a single pass over a stream; set it when the data are passed over more than once, or N grows with every pass and q becomes overconfident)',
+  tau: 'SVI `natural`: delay τ > 0 of the step ρ_t = (1 + t/τ)^−κ, t the step count over the model\'s life (default 1)',
+  kappa: 'SVI `natural`: forgetting rate κ ∈ (0.5, 1] of ρ_t (default 1: ρ_t = 1/(t + 1), Σ⁻¹ is the running mean of the steps\' targets)',
 };

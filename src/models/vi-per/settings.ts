@@ -1,7 +1,7 @@
 import { ConfigError } from '../../core/config-error.js';
 import { optionChecks } from '../../core/option-checks.js';
 import type { BernoulliLogitMethod } from '../../likelihoods/bernoulli-logit.js';
-import type { CovarianceForm, StreamingMode, ViPerOptions } from './options.js';
+import type { CovarianceForm, StreamingMode, SviOptimizer, ViPerOptions } from './options.js';
 
 /** Settings fixed at creation (validated by {@link resolveViPerSettings}). */
 export interface ViPerSettings {
@@ -18,10 +18,14 @@ export interface ViPerSettings {
   readonly tol: number;
   readonly maxIter: number;
   readonly streaming: StreamingMode;
-  /** SVI: Adam learning rate, steps per batch, and the effective data size N (0: the records seen so far). */
+  /** SVI: Adam learning rate (`adam` only), steps per batch, and the effective data size N (0: the records seen so far). */
   readonly learningRate: number;
   readonly stepsPerBatch: number;
   readonly dataSize: number;
+  /** SVI optimiser: `natural` (natural-gradient SVI, step ρ_t = (1 + t/τ)^−κ) or `adam` (Adam at `learningRate`). */
+  readonly optimizer: SviOptimizer;
+  readonly tau: number;
+  readonly kappa: number;
 }
 
 /** Validated settings from {@link ViPerOptions}, with the family's method and covariance as defaults; a bad value throws `ConfigError` naming it. */
@@ -44,5 +48,14 @@ export function resolveViPerSettings(options: ViPerOptions, method: BernoulliLog
     learningRate: optionChecks.positive('learningRate', options.learningRate, 0.05),
     stepsPerBatch: optionChecks.positiveInteger('stepsPerBatch', options.stepsPerBatch, 1),
     dataSize,
+    optimizer: optionChecks.oneOf('optimizer', options.optimizer, 'natural', ['natural', 'adam'] as const),
+    tau: optionChecks.positive('tau', options.tau, 1),
+    kappa: kappa(options.kappa),
   };
+}
+
+function kappa(value: unknown): number {
+  const k = value ?? 1;
+  if (typeof k !== 'number' || !(k > 0.5 && k <= 1)) throw new ConfigError('must be a number in (0.5, 1]', { field: 'kappa', value: k });
+  return k;
 }

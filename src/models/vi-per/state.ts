@@ -20,7 +20,7 @@ export interface ViPerState {
   /** F at the end of the last update (NaN before any). */
   objective: number;
   iterations: number;
-  /** SVI's Adam over the packed (μ, L) (no step taken until the first SVI update). */
+  /** SVI's Adam over the packed (μ, L) (no step taken until the first SVI update); under `natural` only its step count `t` is used, as the t of ρ_t. */
   readonly adam: Adam;
   /** Generator of the fresh Monte Carlo draws of each SVI step (`monte-carlo`), seeded by `seed`. */
   readonly rng: Rng;

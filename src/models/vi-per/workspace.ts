@@ -1,5 +1,6 @@
 import { BernoulliLogitGaussHermite } from '../../likelihoods/bernoulli-logit-gauss-hermite.js';
 import { bernoulliLogit } from '../../likelihoods/bernoulli-logit.js';
+import type { MeanVarianceGradient } from '../../likelihoods/likelihood.js';
 import { gaussianPriorFromFactor, type GaussianPrior } from './gaussian-prior.js';
 import { GaussianLogitObjective, packedLength } from './objective.js';
 import type { ViPerState } from './state.js';
@@ -21,6 +22,11 @@ export interface ViPerWorkspace {
   readonly z: Float64Array;
   /** Labels as ±1. */
   labels: Float64Array;
+  /** Scratch of natural-gradient SVI: ĝ (d), Ĝ, Σ⁻¹, a factor, Σ (d×d each), a d-vector and the evaluator's partials. */
+  readonly natural: {
+    readonly gMu: Float64Array; readonly gSigma: Float64Array; readonly precision: Float64Array; readonly work: Float64Array;
+    readonly sigma: Float64Array; readonly u: Float64Array; readonly rowGradient: MeanVarianceGradient;
+  };
 }
 
 /** A workspace for a model with this state. */
@@ -32,5 +38,9 @@ export function viPerWorkspace(state: ViPerState): ViPerWorkspace {
     objective: new GaussianLogitObjective(d, settings.covariance, bernoulliLogit(settings.method, settings)),
     params: new Float64Array(size), gradient: new Float64Array(size),
     quadrature: new BernoulliLogitGaussHermite(100), z: new Float64Array(d), labels: new Float64Array(0),
+    natural: {
+      gMu: new Float64Array(d), gSigma: new Float64Array(d * d), precision: new Float64Array(d * d), work: new Float64Array(d * d),
+      sigma: new Float64Array(d * d), u: new Float64Array(d), rowGradient: { dm: 0, dv: 0 },
+    },
   };
 }
