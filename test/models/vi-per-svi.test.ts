@@ -4,7 +4,7 @@ import { encodeSnapshot } from '../../src/core/encode-snapshot.js';
 import type { JsonValue } from '../../src/core/model-snapshot.js';
 import type { ViPerModel } from '../../src/models/vi-per/index.js';
 import { getFamily } from '../../src/registry.js';
-import { gaussianKl } from '../helpers/gaussian-kl.js';
+import { gaussianKl } from '../../src/gaussian/gaussian-kl.js';
 import { logisticData, rows } from '../helpers/synthetic-data.js';
 
 /**
