@@ -175,9 +175,13 @@ describe.each(ids)('%s conforms to the model contract', (id) => {
       merged.merge!(b);
       const x = Float64Array.of(0.2, 1, -0.4);
       expect(merged.recordsSeen).toBe(both.recordsSeen);
-      expect(merged.predict(x).mean).toBeCloseTo(both.predict(x).mean, 9);
+      // Both read through fresh copies: a family may warm-start its fit from its earlier reads
+      // (vb-linear), which agrees with the fit from scratch only to the fit's tolerance.
+      const fresh = (both as ModelShell).clone();
+      expect(merged.predict(x).mean).toBeCloseTo(fresh.predict(x).mean, 9);
+      both.predict(x);
       const got = merged.posteriorMean();
-      const want = both.posteriorMean();
+      const want = fresh.posteriorMean();
       for (let j = 0; j < want.length; j++) expect(Math.abs(got[j] - want[j])).toBeLessThan(1e-10 * Math.max(1, Math.abs(want[j])));
     }
     expect(() => a.merge!(getFamily(ids.find((o) => o !== id) as string).create(DIM))).toThrow(VbstreamError);

@@ -14,7 +14,7 @@ import type { VbLinearPosterior } from './posterior.js';
 import { predictVbLinear } from './predict.js';
 import { createVbLinearState, type VbLinearState } from './state.js';
 import { vbLinearStep } from './step.js';
-import { vbLinearCovarianceFactor, vbLinearPosterior, type VbLinearWorkspace } from './workspace.js';
+import { resetVbLinearWorkspace, vbLinearCovarianceFactor, vbLinearPosterior, vbLinearWorkspace, type VbLinearWorkspace } from './workspace.js';
 
 /** A vb-linear(-ard) model: the shell plus the fitted posterior and the marginal covariance of w. */
 export class VbLinearModel extends ModelShell<VbLinearOptions, VbLinearState, VbLinearWorkspace, StudentTPredictive> {
@@ -39,12 +39,10 @@ function definition(id: 'vb-linear' | 'vb-linear-ard', ard: boolean, summary: st
     semantics: 'keeps XᵀX, Xᵀy, yᵀy and N: a stream cut anywhere gives exactly the batch fit (fitted lazily, when the posterior is read); merge is exact; forget scales the statistics',
     options: VB_LINEAR_OPTION_DOCS,
     create: (dim, options) => createVbLinearState(dim, ard, options),
-    optionsOf: (state) => ({ prior: { ...state.prior }, tol: state.tol, maxIter: state.maxIter }),
-    workspace: () => ({ posterior: undefined, covarianceFactor: undefined }),
-    reset(workspace) {
-      workspace.posterior = undefined;
-      workspace.covarianceFactor = undefined;
-    },
+    optionsOf: (state) => ({ prior: { ...state.prior }, tol: state.tol, maxIter: state.maxIter, ...(state.ard ? { pruneThreshold: state.pruneThreshold } : {}) }),
+    workspace: vbLinearWorkspace,
+    /** Marks the fit stale; the last fit's E[α] stays as the next fit's warm start. */
+    reset: resetVbLinearWorkspace,
     recordsSeen: (state) => state.records,
     isFinite: (state) => Number.isFinite(state.yty) && Number.isFinite(state.n) && state.xtx.every(Number.isFinite) && state.xty.every(Number.isFinite),
     step: (state, batch) => vbLinearStep(state, batch),
@@ -61,14 +59,16 @@ function definition(id: 'vb-linear' | 'vb-linear-ard', ard: boolean, summary: st
     },
     posteriorMean: (state, workspace) => vbLinearPosterior(state, workspace).w.slice(),
     posteriorSummary(state, workspace) {
-      const { w, V, logDetV, an, bn } = vbLinearPosterior(state, workspace);
+      const { w, V, logDetV, an, bn, pruned } = vbLinearPosterior(state, workspace);
       const d = state.dim;
       const scale = bn / (an - 1);
+      // Pruned weights are out of the model: the covariance figures are those of the kept ones.
+      const kept = keptBlock(V, d, pruned);
       return {
         meanNorm: Math.sqrt(dot(w, w, d)),
-        logDetCovariance: logDetV + d * Math.log(scale),
+        logDetCovariance: logDetV + kept.size * Math.log(scale),
         traceCovariance: trace(V, d) * scale,
-        conditionNumber: conditionNumber(V, d),
+        conditionNumber: kept.size === 0 ? 1 : conditionNumber(kept.matrix, kept.size),
         effectiveDataSize: state.n,
       };
     },
@@ -93,6 +93,17 @@ function definition(id: 'vb-linear' | 'vb-linear-ard', ard: boolean, summary: st
       s.n *= factor;
     },
   };
+}
+
+/** The rows and columns of `m` (d×d) of the weights not pruned. */
+function keptBlock(m: Float64Array, d: number, pruned: Uint8Array): { matrix: Float64Array; size: number } {
+  if (!pruned.includes(1)) return { matrix: m, size: d };
+  const keep: number[] = [];
+  for (let i = 0; i < d; i++) if (pruned[i] === 0) keep.push(i);
+  const size = keep.length;
+  const matrix = new Float64Array(size * size);
+  for (let a = 0; a < size; a++) for (let b = 0; b < size; b++) matrix[a * size + b] = m[keep[a] * d + keep[b]];
+  return { matrix, size };
 }
 
 /** `vb-linear`: Drugowitsch §2, one shrinkage precision α. */

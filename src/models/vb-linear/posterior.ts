@@ -15,4 +15,6 @@ export interface VbLinearPosterior {
   readonly iterations: number;
   /** Why the VB passes stopped: the relative-change rule, a bound decrease beyond round-off (ill-conditioning), or the pass limit. */
   readonly stopReason: 'converged' | 'bound-decreased' | 'max-iterations';
+  /** 1 for each weight ARD pruned (E[α_i] ≥ `pruneThreshold`): its mean is exactly 0 and its row and column of V and invV are 0. */
+  readonly pruned: Uint8Array;
 }

@@ -16,13 +16,36 @@ import type { VbLinearState } from './state.js';
  * counts as convergence. A larger decrease (the reference raises an error) can only come from
  * round-off in a badly conditioned V⁻¹; the fit then stops and reports `stopReason:
  * 'bound-decreased'` (with the breaking iterate, as vb_logit_fit does) instead of failing a stream.
+ *
+ * `warmAlpha` (E[α] of an earlier fit, e.g. before the last update) replaces the start c0/d0; the
+ * stopping rule is the same, so the result agrees with the cold fit to the fit's own tolerance.
+ * Without it the fit is the reference's, bit for bit.
+ *
+ * ARD pruning (`state.pruneThreshold` finite; scikit-learn's ARDRegression threshold_lambda): from
+ * the second pass on, a weight whose E[α_i] has reached the threshold is removed from the model for
+ * the rest of the fit: its mean is exactly 0, its row and column of V_N (and V_N⁻¹) are 0, its α
+ * is no longer updated and it leaves the bound (whose constant then counts the kept weights only).
+ * A pass that prunes restarts the relative-change rule (the bound is of a smaller model). Unlike
+ * scikit-learn's (MacKay's) re-estimate, which diverges for an irrelevant weight, VB's E[α_i] of an
+ * irrelevant weight typically settles at a finite value of the order of N (the weight's data
+ * precision), so a threshold prunes such weights once N is large enough or the threshold low enough.
  */
-export function fitVbLinear(state: VbLinearState): VbLinearPosterior {
+
+export function fitVbLinear(state: VbLinearState, warmAlpha?: Float64Array): VbLinearPosterior {
   const { dim: d, ard, prior, xtx, xty, yty, n } = state;
   const an = state.prior.a0 + n / 2;
   const cn = ard ? prior.c0 + 0.5 : prior.c0 + d / 2;
   const alphaCount = ard ? d : 1;
+  const threshold = ard ? state.pruneThreshold : Infinity;
   const expectedAlpha = new Float64Array(alphaCount).fill(prior.c0 / prior.d0);
+  if (warmAlpha !== undefined && warmAlpha.length === alphaCount && warmAlpha.every((a) => a > 0 && Number.isFinite(a))) {
+    // A weight pruned by the last fit restarts at the threshold, so this fit decides afresh.
+    for (let i = 0; i < alphaCount; i++) expectedAlpha[i] = Math.min(warmAlpha[i], threshold);
+  }
+  const pruning = Number.isFinite(threshold);
+  const pruned = new Uint8Array(d);
+  let prunedCount = 0;
+  const rhs = pruning ? xty.slice() : xty;
   const invV = new Float64Array(d * d);
   const V = new Float64Array(d * d);
   const factor = new Float64Array(d * d);
@@ -35,10 +58,20 @@ export function fitVbLinear(state: VbLinearState): VbLinearPosterior {
   let stopReason: VbLinearPosterior['stopReason'] = 'max-iterations';
   for (let iter = 1; iter <= state.maxIter; iter++) {
     iterations = iter;
+    if (iter > 1 && prunedCount < d && pruning) {
+      let newly = 0;
+      for (let i = 0; i < d; i++) if (pruned[i] === 0 && expectedAlpha[i] >= threshold) { pruned[i] = 1; newly++; }
+      if (newly > 0) { prunedCount += newly; lLast = -Number.MAX_VALUE; }
+    }
     invV.set(xtx);
     for (let i = 0; i < d; i++) invV[i * d + i] += ard ? expectedAlpha[i] : expectedAlpha[0];
+    if (prunedCount > 0) isolatePruned(invV, d, pruned, 1);
     logDetV = -spdInverse(invV, d, V, factor, { what: 'posterior precision V_N⁻¹' });
-    gemv(V, d, d, xty, w);
+    if (prunedCount > 0) {
+      isolatePruned(V, d, pruned, 0);
+      for (let i = 0; i < d; i++) rhs[i] = pruned[i] === 1 ? 0 : xty[i];
+    }
+    gemv(V, d, d, rhs, w);
     const wXty = dot(w, xty, d);
     const wXtXw = quadraticForm(xtx, d, w);
     const sse = Math.max(0, yty - 2 * wXty + wXtXw);
@@ -51,6 +84,7 @@ export function fitVbLinear(state: VbLinearState): VbLinearPosterior {
     let sumLogDn = 0;
     if (ard) {
       for (let i = 0; i < d; i++) {
+        if (pruned[i] === 1) continue;
         const dn = prior.d0 + 0.5 * (expectedTau * w[i] * w[i] + V[i * d + i]);
         expectedAlpha[i] = cn / dn;
         sumLogDn += Math.log(dn);
@@ -62,7 +96,7 @@ export function fitVbLinear(state: VbLinearState): VbLinearPosterior {
     }
     let traceXtxV = 0;
     for (let i = 0; i < d * d; i++) traceXtxV += xtx[i] * V[i];
-    L = vbLinearBoundWithoutConstants({ expectedTau, sse, traceXtxV, logDetV: logDetV, an, bn, cn, sumLogDn, alphaCount }, prior);
+    L = vbLinearBoundWithoutConstants({ expectedTau, sse, traceXtxV, logDetV: logDetV, an, bn, cn, sumLogDn, alphaCount: alphaCount - prunedCount }, prior);
     if (lLast > L) {
       const roundOff = 1e-10 * Math.abs(L) + 1e-12 * expectedTau * (yty + 2 * Math.abs(wXty) + wXtXw);
       stopReason = lLast - L > roundOff ? 'bound-decreased' : 'converged';
@@ -74,6 +108,16 @@ export function fitVbLinear(state: VbLinearState): VbLinearPosterior {
     }
     lLast = L;
   }
-  L += vbLinearBoundConstant(n, d, alphaCount, prior);
-  return { w, V, invV, logDetV, an, bn, E_a: expectedAlpha, L, iterations, stopReason };
+  L += vbLinearBoundConstant(n, d - prunedCount, alphaCount - prunedCount, prior);
+  if (prunedCount > 0) isolatePruned(invV, d, pruned, 0);
+  return { w, V, invV, logDetV, an, bn, E_a: expectedAlpha, L, iterations, stopReason, pruned };
+}
+
+/** Zeroes the rows and columns of the pruned weights in the d×d matrix `m` and puts `diagonal` on their diagonal entries. */
+function isolatePruned(m: Float64Array, d: number, pruned: Uint8Array, diagonal: number): void {
+  for (let i = 0; i < d; i++) {
+    if (pruned[i] === 0) continue;
+    for (let j = 0; j < d; j++) { m[i * d + j] = 0; m[j * d + i] = 0; }
+    m[i * d + i] = diagonal;
+  }
 }
