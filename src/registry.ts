@@ -1,6 +1,7 @@
 import { ConfigError } from './core/config-error.js';
 import type { Family, RuntimeFamily } from './core/family.js';
 import { closestName } from './core/closest-name.js';
+import { adfLogitFamily, adfProbitFamily } from './models/adf/index.js';
 import { pgLogitFamily } from './models/pg-logit/index.js';
 import { vbLinearArdFamily, vbLinearFamily } from './models/vb-linear/index.js';
 import { directFamily, directLogitFamily } from './models/direct/index.js';
@@ -17,6 +18,8 @@ export const familyById = {
   'vb-logit-ard': vbLogitArdFamily,
   'vb-logit-online': vbLogitOnlineFamily,
   'pg-logit': pgLogitFamily,
+  'adf-logit': adfLogitFamily,
+  'adf-probit': adfProbitFamily,
   'vi-per': viPerFamily,
   'vi-per-mf': viPerMeanFieldFamily,
   'vi-gh': viGaussHermiteFamily,

@@ -15,7 +15,7 @@ export class GaussianSampler {
     this.z = new Float64Array(dim);
   }
 
-  sample(posterior: GaussianPosterior, rng: Rng, out: Float64Array = new Float64Array(this.dim)): Float64Array {
+  sample(posterior: Pick<GaussianPosterior, 'w' | 'V'>, rng: Rng, out: Float64Array = new Float64Array(this.dim)): Float64Array {
     if (this.factor === undefined) {
       this.factor = new Float64Array(this.dim * this.dim);
       cholesky(posterior.V, this.dim, this.factor, { what: 'posterior covariance V' });

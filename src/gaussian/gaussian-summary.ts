@@ -9,7 +9,7 @@ import type { GaussianPosterior } from './gaussian-posterior.js';
  * O(d³) eigendecomposition, so call it at snapshot or scrape time, not per record) and the data
  * size it represents.
  */
-export function gaussianSummary(posterior: GaussianPosterior, dim: number, effectiveDataSize: number): PosteriorSummary {
+export function gaussianSummary(posterior: Pick<GaussianPosterior, 'w' | 'V' | 'logDetV'>, dim: number, effectiveDataSize: number): PosteriorSummary {
   return {
     meanNorm: Math.sqrt(dot(posterior.w, posterior.w, dim)),
     logDetCovariance: posterior.logDetV,

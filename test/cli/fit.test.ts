@@ -148,3 +148,25 @@ describe('vbstream fit reports what it did', () => {
     else expect(run.progress).toEqual([]);
   });
 });
+
+describe('vbstream fit --model adf-logit / adf-probit', () => {
+  it.each(['adf-logit', 'adf-probit'] as const)('%s: rows in file order give the in-process posterior bit for bit, and predictions', async (model) => {
+    const { createModel } = await import('../../src/registry.js');
+    const rows = [[0.5, -1.2, 1], [1.5, 0.3, 0], [-0.7, 0.9, 1], [0.2, 2.1, 0], [-1.1, -0.4, 1]];
+    const train = join(work, `${model}.csv`);
+    writeFileSync(train, `a,b,y\n${rows.map((r) => r.join(',')).join('\n')}\n`);
+    const out = join(work, `${model}.json`);
+    const pred = join(work, `${model}-pred.json`);
+    const run = vbstream('fit', '--model', model, '--input', train, '--out', out, '--predict', train, '--predictions', pred, '--options', '{"prior":{"covariance":4}}');
+    expect(run.code).toBe(0);
+    const direct = createModel(model, 2, { prior: { covariance: 4 } });
+    direct.update({ x: Float64Array.from(rows.flatMap((r) => r.slice(0, 2))), y: Float64Array.from(rows, (r) => r[2]), n: rows.length, d: 2 });
+    const posterior = JSON.parse(readFileSync(out, 'utf8')) as { family: string; version: number; mean: number[]; extras: { logdetV: number } };
+    expect(posterior.family).toBe(model);
+    expect(posterior.version).toBe(1);
+    expect(posterior.mean).toEqual(Array.from(direct.posterior.w));
+    expect(posterior.extras.logdetV).toBe(direct.posterior.logDetV);
+    const { prob } = JSON.parse(readFileSync(pred, 'utf8')) as { prob: number[] };
+    expect(prob).toEqual(rows.map((r) => direct.predict(Float64Array.of(r[0], r[1])).mean));
+  });
+});

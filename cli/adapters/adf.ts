@@ -1,0 +1,31 @@
+import { adfLogitFamily, adfProbitFamily } from '../../src/models/adf/family.js';
+import type { AdfOptions } from '../../src/models/adf/options.js';
+import type { AdfLink } from '../../src/models/adf/state.js';
+import type { FitAdapter, PosteriorJson } from '../fit-adapter.js';
+import { jsonMatrix } from '../json-matrix.js';
+
+function adfAdapter(link: AdfLink): FitAdapter {
+  const id = `adf-${link}`;
+  const family = link === 'logit' ? adfLogitFamily : adfProbitFamily;
+  return {
+    id,
+    task: 'classification',
+    optionKeys: ['prior', 'quadratureNodes'],
+    fit(data, options) {
+      const model = family.create(data.d, options as AdfOptions);
+      model.update({ x: data.x, y: data.y, n: data.n, d: data.d });
+      const p = model.posterior;
+      const d = data.d;
+      const json: PosteriorJson = {
+        family: id, version: model.snapshot().version, dim: d, mean: Array.from(p.w), cov: jsonMatrix(p.V, d),
+        extras: { logdetV: p.logDetV },
+      };
+      return { posterior: json, predict: (x, n) => ({ prob: Array.from({ length: n }, (_, r) => model.predict(x, r * d).mean) }) };
+    },
+  };
+}
+
+/** `vbstream fit --model adf-logit`: rows in file order, one moment-matching update each. */
+export const adfLogitAdapter = adfAdapter('logit');
+/** `vbstream fit --model adf-probit`: rows in file order, one closed-form moment-matching update each. */
+export const adfProbitAdapter = adfAdapter('probit');

@@ -1,0 +1,70 @@
+import { defineFamily } from '../../core/define-family.js';
+import type { Family } from '../../core/family.js';
+import { ModelShell } from '../../core/model-shell.js';
+import type { BernoulliPredictive } from '../../core/predictive/bernoulli-predictive.js';
+import { gaussianSummary } from '../../gaussian/gaussian-summary.js';
+import { adfCodec } from './codec.js';
+import { forgetAdf } from './forget.js';
+import { ADF_OPTION_DOCS, type AdfOptions } from './options.js';
+import { predictAdfRow } from './predict.js';
+import { createAdfState, type AdfLink, type AdfPosterior, type AdfState } from './state.js';
+import { adfStep } from './step.js';
+import { adfWorkspace, type AdfWorkspace } from './workspace.js';
+
+/** An ADF model: the shell plus a read-only view of q(β). */
+export class AdfModel extends ModelShell<AdfOptions, AdfState, AdfWorkspace, BernoulliPredictive> {
+  declare readonly forget: (factor: number) => void;
+
+  /** Current q(β) = N(w, V) with ln|V| (read-only view). */
+  get posterior(): Readonly<AdfPosterior> {
+    return this.state.posterior;
+  }
+}
+
+function adfFamily(link: AdfLink, summary: string): Family<AdfOptions, AdfModel> {
+  return defineFamily({
+    id: `adf-${link}`,
+    summary,
+    semantics: 'one moment-matching update per record, in order (a single pass of EP): any batching gives the same posterior; order-dependent by nature; a weight tempers the record\'s likelihood p(y | f)^weight; forget is a power prior on the natural parameters toward the prior; no merge',
+    task: 'classification', batching: 'invariant', weights: true,
+    options: ADF_OPTION_DOCS,
+    create: (dim, options) => createAdfState(dim, options, link),
+    optionsOf: (state) => ({ prior: { mean: state.priorMean.slice(), covariance: state.priorCovariance.slice() }, quadratureNodes: state.quadratureNodes }),
+    workspace: (state) => adfWorkspace(state.dim, state.quadratureNodes),
+    reset: (workspace) => workspace.sampler.invalidate(),
+    recordsSeen: (state) => state.records,
+    step: adfStep,
+    predict: predictAdfRow,
+    sample: (state, workspace, rng, out) => workspace.sampler.sample(state.posterior, rng, out),
+    posteriorMean: (state) => state.posterior.w.slice(),
+    posteriorSummary: (state) => gaussianSummary(state.posterior, state.dim, state.records),
+    codec: adfCodec(link),
+    forget: forgetAdf,
+    /** O(d): w, V and the scalars (V is positive definite and only shrinks by rank-one terms, so |V_ij| ≤ √(V_ii·V_jj)). */
+    copy(target, source) {
+      target.posterior.w.set(source.posterior.w);
+      target.posterior.V.set(source.posterior.V);
+      target.posterior.logDetV = source.posterior.logDetV;
+      target.records = source.records;
+    },
+    isFinite(state) {
+      const { w, V, logDetV } = state.posterior;
+      const d = state.dim;
+      if (!Number.isFinite(logDetV)) return false;
+      for (let i = 0; i < d; i++) {
+        if (!Number.isFinite(w[i]) || !Number.isFinite(V[i * d + i])) return false;
+      }
+      return true;
+    },
+  }, AdfModel);
+}
+
+/**
+ * `adf-logit`: assumed density filtering for Bayesian logistic regression (Opper 1998; Minka 2001
+ * §3.1): q(β) = N(w, V) updated once per record by matching the first two moments of
+ * σ(yxᵀβ)·q(β), the tilted moments of f = xᵀβ by Gauss–Hermite; O(d²) per record.
+ */
+export const adfLogitFamily = adfFamily('logit', 'Assumed density filtering (single-pass EP) for logistic regression: per-record moment matching by Gauss–Hermite in O(d²) (Opper 1998)');
+
+/** `adf-probit`: as {@link adfLogitFamily} with the probit likelihood Φ(yxᵀβ), whose tilted moments are closed-form. */
+export const adfProbitFamily = adfFamily('probit', 'Assumed density filtering (single-pass EP) for probit regression: closed-form per-record moment matching in O(d²) (Opper 1998)');
