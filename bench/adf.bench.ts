@@ -1,25 +1,9 @@
-import { spdInverse } from '../src/linalg/spd-inverse.js';
+import { gaussianKl } from '../src/gaussian/gaussian-kl.js';
 import { adfLogitFamily, adfProbitFamily } from '../src/models/adf/family.js';
 import { vbLogitOnlineFamily } from '../src/models/vb-logit/online-family.js';
 import { viGaussHermiteFamily } from '../src/models/vi-per/family.js';
 import { formatCount, throughputWallAndCpu } from './measure.js';
 import { syntheticLogistic } from './synthetic-logistic.js';
-
-/** KL(N(m0, S0) ‖ N(m1, S1)) = ½[tr(S1⁻¹S0) + (m1 − m0)ᵀS1⁻¹(m1 − m0) − d + ln|S1| − ln|S0|]. */
-function gaussianKl(m0: Float64Array, s0: Float64Array, m1: Float64Array, s1: Float64Array, d: number): number {
-  const inverse1 = new Float64Array(d * d);
-  const logDet1 = spdInverse(s1, d, inverse1);
-  const logDet0 = spdInverse(s0, d, new Float64Array(d * d));
-  let trace = 0;
-  let quad = 0;
-  for (let i = 0; i < d; i++) {
-    for (let j = 0; j < d; j++) {
-      trace += inverse1[i * d + j] * s0[j * d + i];
-      quad += (m1[i] - m0[i]) * inverse1[i * d + j] * (m1[j] - m0[j]);
-    }
-  }
-  return 0.5 * (trace + quad - d + logDet1 - logDet0);
-}
 
 type OnlineLogistic = { update(batch: { x: Float64Array; y: Float64Array; n: number; d: number }): unknown; readonly posterior: { readonly w: Float64Array; readonly V: Float64Array } };
 

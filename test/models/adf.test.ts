@@ -6,7 +6,7 @@ import type { TiltedMoments } from '../../src/models/adf/tilted-moments.js';
 import { createModel } from '../../src/registry.js';
 import { logNormalCdf } from '../../src/special/log-normal-cdf.js';
 import { logSigmoid } from '../../src/special/log-sigmoid.js';
-import { gaussianKl } from '../helpers/gaussian-kl.js';
+import { gaussianKl } from '../../src/gaussian/gaussian-kl.js';
 import { logisticData } from '../helpers/synthetic-data.js';
 
 /** Mean and variance of p̃(f) ∝ exp(logLikelihood(f))·N(f; μ, s²) by Simpson's rule on μ ± 14s (200,000 intervals). */
