@@ -64,8 +64,11 @@ function canConnect(port: number): Promise<boolean> {
   });
 }
 
+/** A fresh KRaft cluster id: 16 random bytes in base64url, not starting with '-' (the storage tool would read that as an option). */
 function clusterId(): string {
-  return randomBytes(16).toString('base64url');
+  let id = randomBytes(16).toString('base64url');
+  while (id.startsWith('-')) id = randomBytes(16).toString('base64url');
+  return id;
 }
 
 /**
