@@ -42,7 +42,7 @@ export class ViPerModel extends ModelShell<ViPerOptions, ViPerState, ViPerWorksp
 function definition(id: 'vi-per' | 'vi-per-mf' | 'vi-gh' | 'vi-mc', method: BernoulliLogitMethod, covariance: CovarianceForm, summary: string): FamilyDefinition<ViPerOptions, ViPerState, ViPerWorkspace, BernoulliPredictive> {
   return {
     id, summary, task: 'classification', batching: 'dependent', weights: true,
-    semantics: '`sda` (default): each update fits F on its batch by L-BFGS with the current q as the prior (streaming VB; one batch holding all the data is the batch fit); `svi`: `stepsPerBatch` natural-gradient (default; Robbins–Monro ρ_t = (1 + t/τ)^−κ) or Adam steps on the N/B-scaled minibatch objective. Where the batches are cut changes q; no merge or forget',
+    semantics: '`sda` (default): streaming VB with a bounded replay — each update refits F by L-BFGS on the last `replay` records (default 2000) with q_a, the Gaussian of all earlier records, as the prior; records leaving the buffer are folded into q_a by a streaming step (one batch holding all the data is the batch fit, and so is any batching while no record has left the buffer; `replay` 0: each batch fitted once with the current q as the prior); `svi`: `stepsPerBatch` natural-gradient (default; Robbins–Monro ρ_t = (1 + t/τ)^−κ) or Adam steps on the N/B-scaled minibatch objective. Once records leave the replay buffer, where the batches are cut changes q; no merge or forget',
     options: VI_PER_OPTION_DOCS,
     create: (dim, options) => createViPerState(dim, options, method, covariance),
     optionsOf: (state) => ({ ...state.settings, prior: { mean: Array.from(state.priorMean), covariance: covarianceOfFactor(state.priorFactor, state.dim) } }),

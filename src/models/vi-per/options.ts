@@ -26,6 +26,7 @@ export interface ViPerOptions {
   readonly tol?: number;
   readonly maxIter?: number;
   readonly streaming?: StreamingMode;
+  readonly replay?: number;
   readonly learningRate?: number;
   readonly stepsPerBatch?: number;
   readonly dataSize?: number;
@@ -49,6 +50,7 @@ export const VI_PER_OPTION_DOCS: OptionDocs = {
   tol: 'L-BFGS stops when F changes by less than this, relatively (default 1e-12: 1e-9 leaves μ about 2e-6 from the optimum)',
   maxIter: 'L-BFGS iteration cap per update (default 1000)',
   streaming: '`sda` (each update fits its batch with the current q as the prior; default) or `svi` (stochastic steps on the N/B-scaled minibatch objective (N/B)·Σ_batch E log p − KL(q ‖ prior))',
+  replay: '`sda`: the most recent records kept and refitted with every update, q = fit(data = those records, prior = q_a, the Gaussian of all earlier records); older ones are folded into q_a by a streaming step as they leave (default 2000; 0: plain streaming VB, each batch fitted once with the current q as the prior). With at least as many records as seen, any batching gives the one-batch fit. Not allowed with `svi`',
   optimizer: 'SVI: `natural` (default; natural-gradient SVI: Σ⁻¹ ← (1 − ρ)Σ⁻¹ + ρ(P₀ − 2Ĝ), μ ← μ + ρΣĝ with the N/B-scaled minibatch gradients, step ρ_t = (1 + t/τ)^−κ) or `adam` (Adam on (μ, L with log-diagonal) at `learningRate`, constant: the `svi` of earlier releases, which does not converge — see docs/guide.md)',
   learningRate: 'SVI with `optimizer` `adam`: Adam learning rate (default 0.05); unused by `natural`',
   stepsPerBatch: 'SVI: steps per update on the same minibatch (default 1)',

@@ -16,6 +16,18 @@ export interface ViPerState {
   readonly mu: Float64Array;
   /** Lower Cholesky factor L of Σ (row-major d×d; diagonal for mean-field). */
   readonly factor: Float64Array;
+  /**
+   * `sda` replay: q_a = N(anchorMean, anchorFactor·anchorFactorᵀ), the Gaussian of every record
+   * before the buffer (q as created while none has left it), and the buffer of the last `buffered`
+   * records, oldest first: features (replay × d, row-major), labels as ±1 and weights (1 when none
+   * given), preallocated to `settings.replay` records. q = the fit on the buffer with q_a as the prior.
+   */
+  readonly anchorMean: Float64Array;
+  readonly anchorFactor: Float64Array;
+  readonly bufferX: Float64Array;
+  readonly bufferY: Float64Array;
+  readonly bufferWeights: Float64Array;
+  buffered: number;
   records: number;
   /** F at the end of the last update (NaN before any). */
   objective: number;
@@ -41,6 +53,8 @@ export function createViPerState(dim: number, options: ViPerOptions, method: Ber
   }
   return {
     dim, settings, priorMean: prior.mean, priorFactor: prior.factor, mu: prior.mean.slice(), factor,
+    anchorMean: prior.mean.slice(), anchorFactor: factor.slice(), bufferX: new Float64Array(settings.replay * dim),
+    bufferY: new Float64Array(settings.replay), bufferWeights: new Float64Array(settings.replay), buffered: 0,
     records: 0, objective: Number.NaN, iterations: 0,
     adam: new Adam(packedLength(dim, settings.covariance), { learningRate: settings.learningRate }), rng: Rng.fromSeed(settings.seed),
   };

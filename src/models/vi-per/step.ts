@@ -5,29 +5,9 @@ import { signedLabels } from '../../core/signed-labels.js';
 import { BernoulliLogitMonteCarlo } from '../../likelihoods/bernoulli-logit-monte-carlo.js';
 import { cholesky } from '../../linalg/cholesky.js';
 import { choleskyInverse } from '../../linalg/cholesky-inverse.js';
-import { minimizeLbfgs } from '../../optim/lbfgs.js';
-import { gaussianPriorFromFactor } from './gaussian-prior.js';
+import { sdaStep } from './sda-step.js';
 import type { ViPerState } from './state.js';
 import type { ViPerWorkspace } from './workspace.js';
-
-/** L-BFGS on F (eq. 11) for this batch, the current q as the prior (the original prior for the first batch). */
-function fitBatch(family: string, state: ViPerState, batch: Batch, workspace: ViPerWorkspace): void {
-  const { x, n, weights } = batch;
-  const { objective, params, labels } = workspace;
-  const prior = state.records === 0 ? workspace.prior : gaussianPriorFromFactor(state.mu, state.factor, state.dim);
-  objective.pack(state.mu, state.factor, params);
-  const result = minimizeLbfgs((p, g) => {
-    const f = objective.evaluate(p, g, x, labels, n, weights, 1, prior);
-    for (let i = 0; i < g.length; i++) g[i] = -g[i];
-    return -f;
-  }, params, { relativeTolerance: state.settings.tol, maxIterations: state.settings.maxIter });
-  if (!Number.isFinite(result.value) || !result.x.every(Number.isFinite)) {
-    throw new NumericalError(`${family}: the objective became non-finite (${result.value}) during the fit`, { field: 'objective', value: result.value });
-  }
-  objective.unpack(result.x, state.mu, state.factor);
-  state.objective = -result.value;
-  state.iterations = result.iterations;
-}
 
 /**
  * The step size ρ_t = (1 + t/τ)^−κ of natural-gradient SVI step t (counted from 0 over the model's
@@ -143,8 +123,8 @@ function adamSteps(family: string, state: ViPerState, batch: Batch, workspace: V
 
 
 /**
- * Absorbs a checked, non-empty batch (labels 0/1 or ±1): under `sda` an L-BFGS fit of F on the
- * batch with the current q as the prior (streaming VB), under `svi` `stepsPerBatch` natural-gradient
+ * Absorbs a checked, non-empty batch (labels 0/1 or ±1): under `sda` streaming VB with a bounded
+ * replay ({@link sdaStep}: L-BFGS fits of F with the anchor q_a as the prior), under `svi` `stepsPerBatch` natural-gradient
  * (default) or Adam steps.
  * A non-finite objective throws `NumericalError` (the shell then restores the state).
  */
@@ -155,7 +135,7 @@ export function viPerStep(family: string, state: ViPerState, batch: Batch, works
     if (state.settings.optimizer === 'adam') adamSteps(family, state, batch, workspace);
     else naturalSteps(family, state, batch, workspace);
   }
-  else fitBatch(family, state, batch, workspace);
+  else sdaStep(family, state, batch, workspace);
   state.records += batch.n;
   return { records: batch.n, objective: state.objective, iterations: state.iterations };
 }
