@@ -123,3 +123,22 @@ function determinant(a: Float64Array, d: number): number {
   }
   return det;
 }
+
+describe('adf-logit on unscaled features', () => {
+  it('learns every record when the projection is wide (features in the tens, prior N(0, I)): no record refused, a finite posterior that fits better than a coin', () => {
+    const model = createModel('adf-logit', 3);
+    const n = 500;
+    const x = new Float64Array(n * 3);
+    const y = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      x.set([20 + (i % 40), i % 9, (i % 11) / 2], i * 3);
+      y[i] = i % 4 === 0 ? 1 : 0;
+    }
+    for (let start = 0; start < n; start += 50) model.update({ x: x.subarray(start * 3, (start + 50) * 3), y: y.subarray(start, start + 50), n: 50, d: 3 });
+    expect(model.recordsSeen).toBe(n);
+    expect(model.posteriorMean().every(Number.isFinite)).toBe(true);
+    let logLoss = 0;
+    for (let i = 0; i < n; i++) logLoss -= model.predict(x, i * 3).logProb(y[i]);
+    expect(logLoss / n).toBeLessThan(Math.log(2));
+  });
+});
