@@ -1,17 +1,19 @@
 import type { Rng } from '../../rng/rng.js';
 import { normalQuantile } from '../../special/normal-quantile.js';
+import { normalCdf } from '../../special/normal-cdf.js';
 import { sigmoid } from '../../special/sigmoid.js';
 import type { Predictive } from '../predictive.js';
 
 /**
  * Predictive distribution of a binary label: p(y = 1 | x, data) = `prob`. When the latent score
- * (the logit) has a Gaussian posterior N(logitMean, logitVariance), `interval(level)` is the central
- * credible interval of the success probability σ(score); otherwise it is [prob, prob].
+ * (the logit, or for `link` 'probit' the probit score) has a Gaussian posterior N(logitMean,
+ * logitVariance), `interval(level)` is the central credible interval of the success probability
+ * σ(score) (or Φ(score)); otherwise it is [prob, prob].
  */
 export class BernoulliPredictive implements Predictive {
   readonly kind = 'bernoulli' as const;
 
-  constructor(readonly prob: number, readonly logitMean = Number.NaN, readonly logitVariance = Number.NaN) {}
+  constructor(readonly prob: number, readonly logitMean = Number.NaN, readonly logitVariance = Number.NaN, readonly link: 'logit' | 'probit' = 'logit') {}
 
   get mean(): number {
     return this.prob;
@@ -35,6 +37,7 @@ export class BernoulliPredictive implements Predictive {
     if (!(level > 0 && level < 1)) throw new RangeError(`interval level must be in (0, 1), got ${level}`);
     if (!(this.logitVariance >= 0)) return [this.prob, this.prob];
     const half = normalQuantile(0.5 + level / 2) * Math.sqrt(this.logitVariance);
-    return [sigmoid(this.logitMean - half), sigmoid(this.logitMean + half)];
+    const probability = this.link === 'probit' ? normalCdf : sigmoid;
+    return [probability(this.logitMean - half), probability(this.logitMean + half)];
   }
 }

@@ -16,7 +16,7 @@ export function predictAdfRow(state: AdfState, workspace: AdfWorkspace, x: Float
   gemv(p.V, d, d, x, workspace.vx, 1, 0, offset);
   const s2 = Math.max(0, dot(workspace.vx, x, d, 0, offset));
   const mu = dot(p.w, x, d, 0, offset);
-  if (state.link === 'probit') return new BernoulliPredictive(normalCdf(mu / Math.sqrt(1 + s2)), mu, s2);
+  if (state.link === 'probit') return new BernoulliPredictive(normalCdf(mu / Math.sqrt(1 + s2)), mu, s2, 'probit');
   const { nodes, logWeights } = workspace.quadrature;
   const scale = Math.sqrt(2 * s2);
   let prob = 0;

@@ -10,7 +10,7 @@ import type { SparseGpWorkspace } from './workspace.js';
 export function sparseGpLatentPredictive(state: SparseGpState, workspace: SparseGpWorkspace, mu: number, v: number): Predictive {
   const name = state.options.likelihood;
   if (name === 'gaussian') return new GaussianPredictive(mu, v + Math.exp(state.theta[state.layout.noise]));
-  if (name === 'bernoulli-probit') return new BernoulliPredictive(normalCdf(mu / Math.sqrt(1 + v)), mu, v);
+  if (name === 'bernoulli-probit') return new BernoulliPredictive(normalCdf(mu / Math.sqrt(1 + v)), mu, v, 'probit');
   if (name === 'bernoulli-logit') return new BernoulliPredictive(Math.exp(workspace.likelihood.logMarginal(1, mu, v)), mu, v);
   return new PoissonLogNormalPredictive(mu, v);
 }
