@@ -1,13 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decodeSnapshot } from '../../src/core/decode-snapshot.js';
 import { getFamily } from '../../src/registry.js';
 import { DEAD_LETTER_HEADERS } from '../../connectors/kafka/dead-letter-sink.js';
-import type { AdminPort, KafkaPort } from '../../connectors/kafka/kafka-port.js';
 import { KafkaSnapshotStore } from '../../connectors/kafka/kafka-snapshot-store.js';
 import { KafkaSource } from '../../connectors/kafka/kafka-source.js';
 import { PartitionedLearner } from '../../connectors/kafka/partitioned-learner.js';
 import { snapshotKey } from '../../connectors/kafka/snapshot-key.js';
-import { batchFit, brokerPort, createTopic, produceValues, readRecords, recordJson, snapshotsAtEnd, syntheticData, unique, waitFor } from './helpers.js';
+import { batchFit, createTopic, produceValues, readRecords, recordJson, snapshotsAtEnd, syntheticData, unique, suiteBroker, waitFor } from './helpers.js';
 
 const D = 4;
 /** Malformed values by the reason they must be dead-lettered with. */
@@ -23,14 +22,7 @@ const MALFORMED: [string, string | null][] = [
 ];
 
 describe('dead letters and pause/resume (real broker)', () => {
-  let port: KafkaPort;
-  let admin: AdminPort;
-  beforeAll(async () => {
-    port = brokerPort();
-    admin = port.admin();
-    await admin.connect();
-  });
-  afterAll(async () => { await admin.disconnect(); });
+  const { port, admin } = suiteBroker();
 
   it('1% malformed records land in <topic>.dlq with reason, partition and offset; each partition model equals one fed only the good records', async () => {
     const topic = unique('dirty');

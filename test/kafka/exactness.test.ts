@@ -1,13 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { VbLinearModel } from '../../src/models/vb-linear/family.js';
-import type { AdminPort, KafkaPort } from '../../connectors/kafka/kafka-port.js';
 import { KafkaSnapshotStore } from '../../connectors/kafka/kafka-snapshot-store.js';
 import { PartitionedLearner } from '../../connectors/kafka/partitioned-learner.js';
 import { PosteriorCombiner } from '../../connectors/kafka/posterior-combiner.js';
 import { readGlobalPosterior } from '../../connectors/kafka/read-global-posterior.js';
 import { ScoringSink } from '../../connectors/kafka/scoring-sink.js';
 import { expectClose } from '../helpers/close.js';
-import { batchFit, brokerPort, createTopic, produceValues, readRecords, recordJson, snapshotsAtEnd, syntheticData, unique, waitFor } from './helpers.js';
+import { batchFit, createTopic, produceValues, readRecords, recordJson, snapshotsAtEnd, syntheticData, unique, suiteBroker, waitFor } from './helpers.js';
 
 const TIGHT = { rel: 1e-10, absOfMax: 1e-14 };
 
@@ -20,14 +19,7 @@ function expectSamePosterior(actual: VbLinearModel, expected: VbLinearModel): vo
 }
 
 describe('one consumer process, 200k records on 4 partitions (real broker)', () => {
-  let port: KafkaPort;
-  let admin: AdminPort;
-  beforeAll(async () => {
-    port = brokerPort();
-    admin = port.admin();
-    await admin.connect();
-  });
-  afterAll(async () => { await admin.disconnect(); });
+  const { port, admin } = suiteBroker();
 
   it('learns every record once: the merged posterior equals the batch fit (1e-10), offsets committed to the end; scoring reads it', async () => {
     const topic = unique('exact');

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { decodeSnapshot } from '../../src/core/decode-snapshot.js';
 import type { OnlineModel } from '../../src/core/online-model.js';
 import { getFamily } from '../../src/registry.js';
@@ -16,6 +16,15 @@ import { repoRoot } from '../helpers/reference.js';
 /** A kafkajs port on the suite's broker. */
 export function brokerPort(): KafkaPort {
   return createKafkajsPort({ brokers: [inject('kafkaBootstrap')], clientId: 'vbstream-test', logLevel: 'nothing' });
+}
+
+/** A port on the suite's broker and its admin client for a describe block: the admin connects before the block's tests and disconnects after them. */
+export function suiteBroker(): { readonly port: KafkaPort; readonly admin: AdminPort } {
+  const port = brokerPort();
+  const admin = port.admin();
+  beforeAll(() => admin.connect());
+  afterAll(() => admin.disconnect());
+  return { port, admin };
 }
 
 /** A topic (or group) name no other test uses. */

@@ -2,9 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { inject } from 'vitest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SyntheticGenerator } from '../../connectors/file/synthetic-generator.js';
-import type { AdminPort, KafkaPort } from '../../connectors/kafka/kafka-port.js';
 import { KafkaSnapshotStore } from '../../connectors/kafka/kafka-snapshot-store.js';
 import { snapshotKey } from '../../connectors/kafka/snapshot-key.js';
 import { parsePipelineConfig } from '../../cli/pipeline-config.js';
@@ -13,21 +12,14 @@ import { decodeSnapshot } from '../../src/core/decode-snapshot.js';
 import { getFamily } from '../../src/registry.js';
 import { repoRoot } from '../helpers/reference.js';
 import { parsePrometheusText, sampleValue } from '../helpers/prometheus-text.js';
-import { brokerPort, snapshotsAtEnd, unique, waitFor } from './helpers.js';
+import { snapshotsAtEnd, unique, suiteBroker, waitFor } from './helpers.js';
 
 const N = 6000;
 const D = 4;
 const vbstream = (...args: string[]): string => execFileSync(process.execPath, [join(repoRoot, 'dist/cli/vbstream.js'), ...args], { encoding: 'utf8' });
 
 describe('vbstream kafka:produce and vbstream run with a Kafka source (real broker)', () => {
-  let port: KafkaPort;
-  let admin: AdminPort;
-  beforeAll(async () => {
-    port = brokerPort();
-    admin = port.admin();
-    await admin.connect();
-  });
-  afterAll(async () => { await admin.disconnect(); });
+  const { port, admin } = suiteBroker();
 
   it('produces a seeded stream round-robin, learns it per partition with /metrics and /readyz served, and snapshots to the compacted topic', async () => {
     const topic = unique('run');

@@ -2,16 +2,16 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { DEAD_LETTER_HEADERS } from '../../../connectors/kafka/dead-letter-sink.js';
-import type { AdminPort, KafkaPort } from '../../../connectors/kafka/kafka-port.js';
+import type { AdminPort } from '../../../connectors/kafka/kafka-port.js';
 import { KafkaSnapshotStore } from '../../../connectors/kafka/kafka-snapshot-store.js';
 import { PartitionedLearner } from '../../../connectors/kafka/partitioned-learner.js';
 import { snapshotKey } from '../../../connectors/kafka/snapshot-key.js';
 import { decodeSnapshot } from '../../../src/core/decode-snapshot.js';
 import { getFamily } from '../../../src/registry.js';
 import { repoRoot } from '../../helpers/reference.js';
-import { batchFit, brokerPort, produceValues, readRecords, recordJson, snapshotsAtEnd, syntheticData, unique, waitFor } from '../../kafka/helpers.js';
+import { batchFit, produceValues, readRecords, recordJson, snapshotsAtEnd, syntheticData, unique, suiteBroker, waitFor } from '../../kafka/helpers.js';
 
 const D = 3;
 const work = mkdtempSync(join(tmpdir(), 'vbstream-faults-'));
@@ -40,14 +40,7 @@ async function committed(admin: AdminPort, groupId: string, topic: string): Prom
 }
 
 describe('fault-proof edges against the real broker (issue 14)', () => {
-  let port: KafkaPort;
-  let admin: AdminPort;
-  beforeAll(async () => {
-    port = brokerPort();
-    admin = port.admin();
-    await admin.connect();
-  });
-  afterAll(async () => { await admin.disconnect(); });
+  const { port, admin } = suiteBroker();
 
   it('item 5: a 2 MB poison pill and 1.6 MB of letters with one key go to the DLQ (the big one cut, with headers saying so), learning goes on and commits past them', async () => {
     const topic = unique('poison');

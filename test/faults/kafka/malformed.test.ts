@@ -1,13 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEAD_LETTER_HEADERS } from '../../../connectors/kafka/dead-letter-sink.js';
-import type { AdminPort, KafkaPort } from '../../../connectors/kafka/kafka-port.js';
 import { KafkaSnapshotStore } from '../../../connectors/kafka/kafka-snapshot-store.js';
 import { snapshotKey } from '../../../connectors/kafka/snapshot-key.js';
 import { decodeSnapshot } from '../../../src/core/decode-snapshot.js';
 import { getFamily } from '../../../src/registry.js';
 import { expectSameState } from '../../helpers/same-state.js';
 import { taskRecords } from '../../helpers/task-data.js';
-import { brokerPort, readRecords, ServiceProcess, snapshotsAtEnd, unique, waitFor } from '../../kafka/helpers.js';
+import { readRecords, ServiceProcess, snapshotsAtEnd, unique, suiteBroker, waitFor } from '../../kafka/helpers.js';
 
 const D = 3;
 
@@ -30,14 +29,7 @@ const MALFORMED: readonly [string, Buffer | null][] = [
 ];
 
 describe('a malformed-record mix through Kafka (real broker)', () => {
-  let port: KafkaPort;
-  let admin: AdminPort;
-  beforeAll(async () => {
-    port = brokerPort();
-    admin = port.admin();
-    await admin.connect();
-  });
-  afterAll(async () => { await admin.disconnect(); });
+  const { port, admin } = suiteBroker();
 
   it('dead-letters every bad record with its reason and no good one, learns exactly the good ones, and keeps running', async () => {
     const topic = unique('mix');
