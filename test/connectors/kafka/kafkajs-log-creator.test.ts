@@ -18,4 +18,16 @@ describe('kafkajsLogCreator', () => {
       { level: 'WARN', timestamp: 't', logger: 'kafkajs', message: 'Rebalancing' },
     ]);
   });
+
+  it('leaves out a consumer crash on a transient error and the restart that follows it, but keeps a real crash and its restart', () => {
+    const written: string[] = [];
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => { written.push(String(chunk)); return true; });
+    const log = kafkajsLogCreator(logLevel.ERROR);
+    const entry = (message: string) => ({ namespace: 'Consumer', level: logLevel.ERROR, label: 'ERROR', log: { message, timestamp: 't', groupId: 'g' } });
+    log(entry("Crash: KafkaJSProtocolError: The coordinator is loading and hence can't process requests for this group"));
+    log(entry('Restarting the consumer in 300ms'));
+    log(entry('Crash: KafkaJSNonRetriableError: SASL authentication failed'));
+    log(entry('Restarting the consumer in 300ms'));
+    expect(written.map((line) => (JSON.parse(line) as { message: string }).message)).toEqual(['Crash: KafkaJSNonRetriableError: SASL authentication failed', 'Restarting the consumer in 300ms']);
+  });
 });
