@@ -17,9 +17,9 @@ import { syntheticLogistic } from './synthetic-logistic.js';
  * coefficients live on another scale). `vi-gh` and `vi-per` also with `replay: 0` (plain streaming VB, the behaviour before the replay) and `replay: 300`.
  * Then the cost of the replay: records per second of `sda` updates of 100 records on a longer stream.
  */
-const FAMILIES: readonly (readonly [string, { replay?: number }])[] = [
+const FAMILIES: readonly (readonly [string, { replay?: number; window?: number }])[] = [
   ['vi-gh', {}], ['vi-gh', { replay: 300 }], ['vi-gh', { replay: 0 }], ['vi-per', {}], ['vi-per', { replay: 300 }], ['vi-per', { replay: 0 }],
-  ['vi-per-mf', {}], ['vi-per-mf', { replay: 0 }], ['pg-logit', {}], ['vb-logit', {}], ['adf-logit', {}], ['vb-logit-online', {}],
+  ['vi-per-mf', {}], ['vi-per-mf', { replay: 0 }], ['pg-logit', {}], ['vb-logit', {}], ['adf-logit', {}], ['adf-logit', { window: 0 }], ['vb-logit-online', {}],
 ];
 
 function gaussianOf(model: OnlineModel): { mean: Float64Array; covariance: Float64Array } {
@@ -38,7 +38,7 @@ function fed(id: string, options: object, d: number, x: Float64Array, y: Float64
   return model;
 }
 
-const label = (id: string, options: { replay?: number }): string => (options.replay === undefined ? id : `${id} replay ${options.replay}`);
+const label = (id: string, options: { replay?: number; window?: number }): string => [id, ...Object.entries(options).map(([key, value]) => `${key} ${value}`)].join(' ');
 
 for (const [n, d] of [[1_000, 5], [1_000, 10], [5_000, 10]] as const) {
   const { x, y } = syntheticLogistic(n, d, 7 + d);

@@ -10,7 +10,7 @@ function adfAdapter(link: AdfLink): FitAdapter {
   return {
     id,
     task: 'classification',
-    optionKeys: ['prior', 'quadratureNodes'],
+    optionKeys: ['prior', 'quadratureNodes', 'window', 'revisits'],
     fit(data, options) {
       const model = family.create(data.d, options as AdfOptions);
       model.update({ x: data.x, y: data.y, n: data.n, d: data.d });

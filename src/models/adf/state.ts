@@ -1,7 +1,8 @@
 import { ConfigError } from '../../core/config-error.js';
 import { optionChecks } from '../../core/option-checks.js';
 import { resolveGaussianPrior } from '../../gaussian/resolve-gaussian-prior.js';
-import type { AdfOptions } from './options.js';
+import { DEFAULT_ADF_WINDOW, type AdfOptions } from './options.js';
+import { emptySiteWindow, type SiteWindow } from './site-window.js';
 
 /** The link of the Bernoulli likelihood p(y | f) = σ(yf) (`logit`) or Φ(yf) (`probit`), y = ±1. */
 export type AdfLink = 'logit' | 'probit';
@@ -15,7 +16,8 @@ export interface AdfPosterior {
 
 /**
  * State of an ADF learner (Opper 1998, online Bayesian learning; Minka 2001 §3.1): the Gaussian
- * q(β) after every record so far, and the prior N(m₀, Σ₀) it started from.
+ * q(β) after every record so far, the prior N(m₀, Σ₀) it started from and the EP sites of the most
+ * recent records (§3.2), which later records revisit.
  */
 export interface AdfState {
   readonly dim: number;
@@ -24,6 +26,7 @@ export interface AdfState {
   readonly priorMean: Float64Array;
   readonly priorCovariance: Float64Array;
   readonly posterior: AdfPosterior;
+  readonly sites: SiteWindow;
   records: number;
 }
 
@@ -31,9 +34,12 @@ export interface AdfState {
 export function createAdfState(dim: number, options: AdfOptions, link: AdfLink): AdfState {
   const quadratureNodes = optionChecks.positiveInteger('quadratureNodes', options.quadratureNodes, 32);
   if (quadratureNodes > 360) throw new ConfigError('must be at most 360', { field: 'quadratureNodes', value: quadratureNodes });
+  const window = optionChecks.nonNegativeInteger('window', options.window, DEFAULT_ADF_WINDOW);
+  const revisits = optionChecks.nonNegativeInteger('revisits', options.revisits, 1);
   const prior = resolveGaussianPrior(dim, options.prior, 1);
   return {
     dim, link, quadratureNodes, priorMean: prior.mean, priorCovariance: prior.covariance, records: 0,
     posterior: { w: prior.mean.slice(), V: prior.covariance.slice(), logDetV: prior.logDetCovariance },
+    sites: emptySiteWindow(dim, window, window === 0 ? 0 : revisits),
   };
 }

@@ -6,25 +6,22 @@ import { axpy } from '../../linalg/axpy.js';
 import { dot } from '../../linalg/dot.js';
 import { gemv } from '../../linalg/gemv.js';
 import { symmetricRank1Update } from '../../linalg/symmetric-rank1-update.js';
-import { probitTiltedMoments } from './probit-tilted-moments.js';
-import { quadratureTiltedMoments } from './quadrature-tilted-moments.js';
+import { recordTiltedMoments } from './record-tilted-moments.js';
+import { revisitSite } from './revisit-site.js';
 import type { AdfState } from './state.js';
 import type { AdfWorkspace } from './workspace.js';
-
-/** s² above which the logit's tilted moments come from its probit approximation rather than quadrature. */
-const WIDE_PROJECTION = 25;
-
-/** κ = √(π/8): σ(f) ≈ Φ(κf). */
-const LOGIT_PROBIT_SCALE = Math.sqrt(Math.PI / 8);
 
 /**
  * Absorbs one record (features `x[offset .. offset+d)`, label y = ±1, likelihood tempered by
  * `weight`) by assumed density filtering (Opper 1998, eq. 8–9): f = xᵀβ has prior N(μ = xᵀw,
  * s² = xᵀVx); with α, ν of the tilted distribution, w ← w + α·Vx, V ← V − ν·(Vx)(Vx)ᵀ and
- * ln|V| ← ln|V| + ln(1 − ν·s²) (determinant lemma). O(d²), nothing allocated. A numerical failure
- * (ν·s² ≥ 1 or a non-finite moment) throws before anything is written. For the logit, a projection
- * wider than s² = 25 (unscaled features early in a stream) uses the probit approximation of σ: there the
- * Gauss–Hermite nodes of N(μ, s²) lie too far apart to resolve the step of σ.
+ * ln|V| ← ln|V| + ln(1 − ν·s²) (determinant lemma). With a site window the record then takes the
+ * head slot with its site τ = ν/(1 − νs²), h = (α + νμ)/(1 − νs²) (the Gaussian factor that moved q),
+ * and `revisits` window sites are refined ({@link revisitSite}), sweeping the slots backwards: a sweep
+ * while the window fills revisits every earlier record, newest first, so sweeps double in length and the
+ * oldest records, absorbed under the widest q, are refined most often. O(d²) per record and
+ * revisit, nothing allocated. A numerical failure of the record (ν·s² ≥ 1 or a non-finite moment)
+ * throws before anything is written.
  */
 export function adfRecord(state: AdfState, x: Float64Array, offset: number, y: number, weight: number, workspace: AdfWorkspace): void {
   if (weight === 0) {
@@ -37,22 +34,33 @@ export function adfRecord(state: AdfState, x: Float64Array, offset: number, y: n
   gemv(p.V, d, d, x, vx, 1, 0, offset);
   const s2 = dot(vx, x, d, 0, offset);
   const mu = dot(p.w, x, d, 0, offset);
-  let moments;
-  if (state.link === 'probit' && weight === 1) moments = probitTiltedMoments(workspace.moments, mu, s2, y);
-  else if (weight === 1 && s2 > WIDE_PROJECTION) {
-    // σ(f) ≈ Φ(κf), κ² = π/8 (MacKay 1992): the moments of the probit in g = κf, then back to f.
-    moments = probitTiltedMoments(workspace.moments, LOGIT_PROBIT_SCALE * mu, LOGIT_PROBIT_SCALE * LOGIT_PROBIT_SCALE * s2, y);
-    moments.alpha *= LOGIT_PROBIT_SCALE;
-    moments.nu *= LOGIT_PROBIT_SCALE * LOGIT_PROBIT_SCALE;
-  } else moments = quadratureTiltedMoments(workspace.moments, state.link, mu, s2, y, weight, workspace.quadrature);
+  const moments = recordTiltedMoments(state, workspace, mu, s2, y, weight);
   const shrink = 1 - moments.nu * s2;
-  if (!Number.isFinite(moments.alpha) || !(shrink > 0) || !Number.isFinite(shrink)) {
-    throw new NumericalError('tilted moments of a record are not usable (1 − ν·s² must be positive and finite)', { value: shrink });
+  const sitePrecision = moments.nu / shrink;
+  const siteShift = (moments.alpha + moments.nu * mu) / shrink;
+  if (!Number.isFinite(moments.alpha) || !(shrink > 0) || !Number.isFinite(shrink) || !Number.isFinite(siteShift)) {
+    throw new NumericalError('tilted moments of a record are not usable (1 − ν·s² must be positive and finite, and the site finite)', { value: shrink });
   }
   axpy(moments.alpha, vx, p.w, d);
   symmetricRank1Update(p.V, d, -moments.nu, vx);
   p.logDetV += Math.log(shrink);
   state.records += 1;
+  const sites = state.sites;
+  if (sites.capacity === 0) return;
+  const slot = sites.head;
+  for (let i = 0; i < d; i++) sites.x[slot * d + i] = x[offset + i];
+  sites.y[slot] = y;
+  sites.weight[slot] = weight;
+  sites.precision[slot] = sitePrecision;
+  sites.shift[slot] = siteShift;
+  sites.head = slot + 1 === sites.capacity ? 0 : slot + 1;
+  sites.written += 1;
+  if (sites.count < sites.capacity) sites.count += 1;
+  for (let k = 0; k < sites.revisits; k++) {
+    if (sites.cursor === 0) sites.cursor = sites.count;
+    sites.cursor -= 1;
+    revisitSite(state, sites.cursor, workspace);
+  }
 }
 
 /** Absorbs a checked batch record by record, in order. */
