@@ -1,3 +1,4 @@
+import type { Task } from '../src/core/task.js';
 import type { JsonValue } from '../src/core/model-snapshot.js';
 
 /** A training set as the CLI hands it to an adapter. */
@@ -30,7 +31,7 @@ export interface FitOutcome {
  */
 export interface FitAdapter {
   readonly id: string;
-  readonly task: 'regression' | 'classification';
+  readonly task: Task;
   readonly optionKeys: readonly string[];
   fit(data: FitData, options: { readonly [key: string]: unknown }): FitOutcome;
 }

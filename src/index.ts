@@ -15,7 +15,7 @@ export type { GaussianPriorOptions } from './gaussian/gaussian-prior-options.js'
 export { VbLinearModel, vbLinearFamily, vbLinearArdFamily, type VbLinearOptions, type VbLinearPosterior } from './models/vb-linear/index.js';
 export { VbLogitModel, vbLogitFamily, vbLogitArdFamily, type VbLogitOptions, VbLogitOnlineModel, vbLogitOnlineFamily, type VbLogitOnlineOptions } from './models/vb-logit/index.js';
 export { PgLogitModel, pgLogitFamily, type PgLogitOptions, type PgLogitUpdateMode, type PgLogitPredictor } from './models/pg-logit/index.js';
-export { AdfModel, adfLogitFamily, adfProbitFamily, type AdfOptions } from './models/adf/index.js';
+export { AdfModel, adfLogitFamily, adfPoissonFamily, adfProbitFamily, type AdfOptions } from './models/adf/index.js';
 export { ViPerModel, viPerFamily, viPerMeanFieldFamily, viGaussHermiteFamily, viMonteCarloFamily, type ViPerOptions, type CovarianceForm, type StreamingMode } from './models/vi-per/index.js';
 export { DirectModel, directFamily, type DirectOptions, DirectLogitModel, directLogitFamily, type DirectLogitOptions, type DirectPosterior, type DirectGrid, type DirectPredictiveMoments, type RffOptions } from './models/direct/index.js';
 export { SparseGpModel, sparseGpFamily, sparseGpClassifierFamily, sparseGpCountFamily, type SparseGpOptions, type SparseGpLikelihoodName, type SparseGpFitSettings } from './models/sparse-gp/index.js';

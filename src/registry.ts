@@ -1,7 +1,7 @@
 import { ConfigError } from './core/config-error.js';
 import type { Family, RuntimeFamily } from './core/family.js';
 import { closestName } from './core/closest-name.js';
-import { adfLogitFamily, adfProbitFamily } from './models/adf/index.js';
+import { adfLogitFamily, adfPoissonFamily, adfProbitFamily } from './models/adf/index.js';
 import { pgLogitFamily } from './models/pg-logit/index.js';
 import { vbLinearArdFamily, vbLinearFamily } from './models/vb-linear/index.js';
 import { directFamily, directLogitFamily } from './models/direct/index.js';
@@ -20,6 +20,7 @@ export const familyById = {
   'pg-logit': pgLogitFamily,
   'adf-logit': adfLogitFamily,
   'adf-probit': adfProbitFamily,
+  'adf-poisson': adfPoissonFamily,
   'vi-per': viPerFamily,
   'vi-per-mf': viPerMeanFieldFamily,
   'vi-gh': viGaussHermiteFamily,

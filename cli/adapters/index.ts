@@ -1,7 +1,7 @@
 import { closestName } from '../../src/core/closest-name.js';
 import { ConfigError } from '../../src/core/config-error.js';
 import type { FitAdapter } from '../fit-adapter.js';
-import { adfLogitAdapter, adfProbitAdapter } from './adf.js';
+import { adfLogitAdapter, adfPoissonAdapter, adfProbitAdapter } from './adf.js';
 import { pgLogitAdapter } from './pg-logit.js';
 import { directLogitAdapter } from './direct-logit.js';
 import { directAdapter } from './direct.js';
@@ -22,6 +22,7 @@ export const fitAdapters: ReadonlyMap<string, FitAdapter> = new Map(
     pgLogitAdapter,
     adfLogitAdapter,
     adfProbitAdapter,
+    adfPoissonAdapter,
     viPerAdapter,
     viPerMeanFieldAdapter,
     viGaussHermiteAdapter,

@@ -28,7 +28,7 @@ const MODEL_KEYS = ['likelihood', 'objective', 'M', 'beta', 'kernel', 'noiseVari
 function adapter(id: 'sparse-gp' | 'sparse-gp-classifier' | 'sparse-gp-count', fallback: string): FitAdapter {
   return {
     id,
-    task: id === 'sparse-gp-classifier' ? 'classification' : 'regression',
+    task: id === 'sparse-gp-classifier' ? 'classification' : id === 'sparse-gp-count' ? 'count' : 'regression',
     optionKeys: [...MODEL_KEYS, ...TRAINING_KEYS],
     fit(data, options) {
       const { iterations, batchSize, window, tolerance, likelihood, objective, ...rest } = options;

@@ -163,10 +163,31 @@ describe('vbstream fit --model adf-logit / adf-probit', () => {
     direct.update({ x: Float64Array.from(rows.flatMap((r) => r.slice(0, 2))), y: Float64Array.from(rows, (r) => r[2]), n: rows.length, d: 2 });
     const posterior = JSON.parse(readFileSync(out, 'utf8')) as { family: string; version: number; mean: number[]; extras: { logdetV: number } };
     expect(posterior.family).toBe(model);
-    expect(posterior.version).toBe(1);
+    expect(posterior.version).toBe(2);
     expect(posterior.mean).toEqual(Array.from(direct.posterior.w));
     expect(posterior.extras.logdetV).toBe(direct.posterior.logDetV);
     const { prob } = JSON.parse(readFileSync(pred, 'utf8')) as { prob: number[] };
     expect(prob).toEqual(rows.map((r) => direct.predict(Float64Array.of(r[0], r[1])).mean));
+  });
+});
+
+describe('vbstream fit --model adf-poisson', () => {
+  it('counts in file order give the in-process posterior bit for bit, and predicted means and variances', async () => {
+    const { createModel } = await import('../../src/registry.js');
+    const rows = [[0.5, -1.2, 3], [1.5, 0.3, 0], [-0.7, 0.9, 1], [0.2, 2.1, 7], [-1.1, -0.4, 2]];
+    const train = join(work, 'adf-poisson.csv');
+    writeFileSync(train, `a,b,y\n${rows.map((r) => r.join(',')).join('\n')}\n`);
+    const out = join(work, 'adf-poisson.json');
+    const pred = join(work, 'adf-poisson-pred.json');
+    const run = vbstream('fit', '--model', 'adf-poisson', '--input', train, '--out', out, '--predict', train, '--predictions', pred);
+    expect(run.code, run.stderr).toBe(0);
+    const direct = createModel('adf-poisson', 2);
+    direct.update({ x: Float64Array.from(rows.flatMap((r) => r.slice(0, 2))), y: Float64Array.from(rows, (r) => r[2]), n: rows.length, d: 2 });
+    const posterior = JSON.parse(readFileSync(out, 'utf8')) as { family: string; mean: number[] };
+    expect(posterior.family).toBe('adf-poisson');
+    expect(posterior.mean).toEqual(Array.from(direct.posterior.w));
+    const { mean, variance } = JSON.parse(readFileSync(pred, 'utf8')) as { mean: number[]; variance: number[] };
+    expect(mean).toEqual(rows.map((r) => direct.predict(Float64Array.of(r[0], r[1])).mean));
+    expect(variance).toEqual(rows.map((r) => direct.predict(Float64Array.of(r[0], r[1])).variance));
   });
 });

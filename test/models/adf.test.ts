@@ -1,26 +1,45 @@
 import { describe, expect, it } from 'vitest';
 import { quadratureScratch } from '../../src/models/adf/quadrature-scratch.js';
 import { probitTiltedMoments } from '../../src/models/adf/probit-tilted-moments.js';
+import { poissonTiltedMoments } from '../../src/models/adf/poisson-tilted-moments.js';
 import { quadratureTiltedMoments } from '../../src/models/adf/quadrature-tilted-moments.js';
 import type { TiltedMoments } from '../../src/models/adf/tilted-moments.js';
 import { createModel } from '../../src/registry.js';
 import { logNormalCdf } from '../../src/special/log-normal-cdf.js';
+import { lgamma } from '../../src/special/lgamma.js';
 import { logSigmoid } from '../../src/special/log-sigmoid.js';
+import { Rng } from '../../src/rng/rng.js';
 import { gaussianKl } from '../../src/gaussian/gaussian-kl.js';
 import { logisticData } from '../helpers/synthetic-data.js';
 
-/** Mean and variance of p̃(f) ∝ exp(logLikelihood(f))·N(f; μ, s²) by Simpson's rule on μ ± 14s (200,000 intervals). */
+/** log ∫ exp(logLikelihood(f))·N(f; μ, s²) df by Simpson's rule on μ ± 14s (200,000 intervals), summed relative to the largest term. */
+function bruteForceLogZ(logLikelihood: (f: number) => number, mu: number, s2: number): number {
+  const s = Math.sqrt(s2);
+  const intervals = 200_000;
+  const h = (28 * s) / intervals;
+  const terms = Array.from({ length: intervals + 1 }, (_, k) => logLikelihood(mu - 14 * s + k * h) - (0.5 * (-14 * s + k * h) ** 2) / s2);
+  const max = terms.reduce((a, b) => Math.max(a, b), -Infinity);
+  const z = terms.reduce((sum, term, k) => sum + (k === 0 || k === intervals ? 1 : k % 2 === 1 ? 4 : 2) * Math.exp(term - max), 0);
+  return max + Math.log((z * h) / 3 / Math.sqrt(2 * Math.PI * s2));
+}
+
+/** Mean and variance of p̃(f) ∝ exp(logLikelihood(f))·N(f; μ, s²) by Simpson's rule on μ ± 14s (200,000 intervals), relative to the largest term. */
 function bruteForceTilted(logLikelihood: (f: number) => number, mu: number, s2: number): { mean: number; variance: number } {
   const s = Math.sqrt(s2);
   const intervals = 200_000;
   const h = (28 * s) / intervals;
+  let max = -Infinity;
+  for (let k = 0; k <= intervals; k++) {
+    const t = -14 * s + k * h;
+    max = Math.max(max, logLikelihood(mu + t) - (0.5 * t * t) / s2);
+  }
   let z = 0;
   let m1 = 0;
   let m2 = 0;
   for (let k = 0; k <= intervals; k++) {
     const t = -14 * s + k * h;
     const weight = k === 0 || k === intervals ? 1 : k % 2 === 1 ? 4 : 2;
-    const density = weight * Math.exp(logLikelihood(mu + t) - (0.5 * t * t) / s2);
+    const density = weight * Math.exp(logLikelihood(mu + t) - (0.5 * t * t) / s2 - max);
     z += density;
     m1 += density * t;
     m2 += density * t * t;
@@ -142,3 +161,62 @@ describe('adf-logit on unscaled features', () => {
     expect(logLoss / n).toBeLessThan(Math.log(2));
   });
 });
+
+describe('adf-poisson', () => {
+  const logPoisson = (y: number) => (f: number) => y * f - Math.exp(f) - lgamma(y + 1);
+
+  // Narrow and wide projections, zero and large counts: the mode-centred rule must hold where a rule
+  // centred on N(μ, s²) would not (s² = 100 with y = 50: the tilted density is ~5,000× narrower).
+  it.each([
+    [0.2, 0.5, 3], [-1, 1.5, 0], [2, 0.1, 7], [0, 4, 1], [0, 100, 50], [3, 25, 0], [-4, 9, 12], [5.5, 0.04, 400],
+  ] as const)('tilted moments at μ = %d, s² = %d, y = %d equal brute-force integration (relative 1e-8)', (m, v, y) => {
+    const out = quadratureTiltedMomentsOf(m, v, y);
+    const want = bruteForceTilted(logPoisson(y), m, v);
+    const mean = m + out.alpha * v;
+    const variance = v - out.nu * v * v;
+    expect(Math.abs(mean - want.mean)).toBeLessThan(1e-8 * Math.max(1, Math.abs(want.mean)));
+    expect(Math.abs(variance - want.variance)).toBeLessThan(1e-8 * want.variance);
+    expect(out.logZ).toBeCloseTo(bruteForceLogZ(logPoisson(y), m, v), 8);
+  });
+
+  it('learns Poisson regression weights from a stream: the truth inside the 99% credible interval of every weight, and the window brings q to the many-revisit EP posterior', () => {
+    const d = 4;
+    const n = 3000;
+    const rng = Rng.fromSeed(17);
+    const truth = [0.8, -0.5, 0.3, 0.1];
+    const x = new Float64Array(n * d);
+    const y = new Float64Array(n);
+    for (let r = 0; r < n; r++) {
+      let f = 0;
+      for (let j = 0; j < d; j++) {
+        x[r * d + j] = j === 0 ? 1 : rng.normal();
+        f += truth[j] * x[r * d + j];
+      }
+      let k = 0;
+      let p = Math.exp(-Math.exp(f));
+      let u = rng.nextDouble();
+      while (u > p) {
+        u -= p;
+        k += 1;
+        p *= Math.exp(f) / k;
+      }
+      y[r] = k;
+    }
+    const model = createModel('adf-poisson', d);
+    for (let start = 0; start < n; start += 100) model.update({ x: x.subarray(start * d, (start + 100) * d), y: y.subarray(start, start + 100), n: 100, d });
+    const { w, V } = model.posterior;
+    for (let j = 0; j < d; j++) expect(Math.abs(w[j] - truth[j])).toBeLessThan(2.58 * Math.sqrt(V[j * d + j]));
+    const converged = createModel('adf-poisson', d, { window: n, revisits: 20 });
+    converged.update({ x, y, n, d });
+    const single = createModel('adf-poisson', d, { window: 0 });
+    single.update({ x, y, n, d });
+    const klTo = (q: { w: Float64Array; V: Float64Array }) => gaussianKl(converged.posterior.w, converged.posterior.V, q.w, q.V, d);
+    expect(klTo(model.posterior)).toBeLessThan(0.01);
+    expect(klTo(model.posterior)).toBeLessThan(klTo(single.posterior));
+    expect(model.predict(Float64Array.of(1, 0, 0, 0), 0).mean).toBeCloseTo(Math.exp(w[0] + 0.5 * V[0]), 12);
+  });
+});
+
+function quadratureTiltedMomentsOf(mu: number, s2: number, y: number): TiltedMoments {
+  return poissonTiltedMoments(moments(), mu, s2, y, 1);
+}

@@ -2,6 +2,9 @@ import { defineFamily } from '../../core/define-family.js';
 import type { Family } from '../../core/family.js';
 import { ModelShell } from '../../core/model-shell.js';
 import type { BernoulliPredictive } from '../../core/predictive/bernoulli-predictive.js';
+import type { PoissonLogNormalPredictive } from '../../core/predictive/poisson-log-normal-predictive.js';
+import type { Predictive } from '../../core/predictive.js';
+import type { Task } from '../../core/task.js';
 import { gaussianSummary } from '../../gaussian/gaussian-summary.js';
 import { adfCodec } from './codec.js';
 import { copySiteWindow } from './copy-site-window.js';
@@ -13,7 +16,7 @@ import { adfStep } from './step.js';
 import { adfWorkspace, type AdfWorkspace } from './workspace.js';
 
 /** An ADF model: the shell plus a read-only view of q(β). */
-export class AdfModel extends ModelShell<AdfOptions, AdfState, AdfWorkspace, BernoulliPredictive> {
+export class AdfModel<Prediction extends Predictive = BernoulliPredictive> extends ModelShell<AdfOptions, AdfState, AdfWorkspace, Prediction> {
   declare readonly forget: (factor: number) => void;
 
   /** Current q(β) = N(w, V) with ln|V| (read-only view). */
@@ -22,12 +25,12 @@ export class AdfModel extends ModelShell<AdfOptions, AdfState, AdfWorkspace, Ber
   }
 }
 
-function adfFamily(link: AdfLink, summary: string): Family<AdfOptions, AdfModel> {
-  return defineFamily({
+function adfFamily<Prediction extends BernoulliPredictive | PoissonLogNormalPredictive>(link: AdfLink, task: Task, summary: string): Family<AdfOptions, AdfModel<Prediction>> {
+  return defineFamily<AdfOptions, AdfState, AdfWorkspace, Prediction, AdfModel<Prediction>>({
     id: `adf-${link}`,
     summary,
     semantics: 'one moment-matching update per record, in order (a single pass of EP), then `revisits` EP refinements of the sites of the last `window` records (default 2000 and 1): any batching gives the same posterior; order-dependent by nature; a weight tempers the record\'s likelihood p(y | f)^weight; forget is a power prior on the natural parameters toward the prior (the window\'s sites scaled alike); no merge',
-    task: 'classification', batching: 'invariant', weights: true,
+    task, batching: 'invariant', weights: true,
     options: ADF_OPTION_DOCS,
     create: (dim, options) => createAdfState(dim, options, link),
     optionsOf: (state) => ({
@@ -38,7 +41,7 @@ function adfFamily(link: AdfLink, summary: string): Family<AdfOptions, AdfModel>
     reset: (workspace) => workspace.sampler.invalidate(),
     recordsSeen: (state) => state.records,
     step: adfStep,
-    predict: predictAdfRow,
+    predict: (state, workspace, x, offset) => predictAdfRow(state, workspace, x, offset) as Prediction,
     sample: (state, workspace, rng, out) => workspace.sampler.sample(state.posterior, rng, out),
     posteriorMean: (state) => state.posterior.w.slice(),
     posteriorSummary: (state) => gaussianSummary(state.posterior, state.dim, state.records),
@@ -74,7 +77,13 @@ function adfFamily(link: AdfLink, summary: string): Family<AdfOptions, AdfModel>
  * most recent records are kept and revisited by EP steps (Minka 2001 §3.2), which removes most of
  * the single pass's order error (KL to the batch posterior 0.99 → 0.015 at n = 1,000, p = 25).
  */
-export const adfLogitFamily = adfFamily('logit', 'Assumed density filtering (single-pass EP) for logistic regression: per-record moment matching by Gauss–Hermite in O(d²) (Opper 1998)');
+export const adfLogitFamily = adfFamily<BernoulliPredictive>('logit', 'classification', 'Assumed density filtering (single-pass EP) for logistic regression: per-record moment matching by Gauss–Hermite in O(d²) (Opper 1998)');
 
 /** `adf-probit`: as {@link adfLogitFamily} with the probit likelihood Φ(yxᵀβ), whose tilted moments are closed-form. */
-export const adfProbitFamily = adfFamily('probit', 'Assumed density filtering (single-pass EP) for probit regression: closed-form per-record moment matching in O(d²) (Opper 1998)');
+export const adfProbitFamily = adfFamily<BernoulliPredictive>('probit', 'classification', 'Assumed density filtering (single-pass EP) for probit regression: closed-form per-record moment matching in O(d²) (Opper 1998)');
+
+/**
+ * `adf-poisson`: as {@link adfLogitFamily} for counts, y ~ Poisson(e^{xᵀβ}) (log link), the tilted
+ * moments by Gauss–Hermite centred on the tilted mode; predicts the Poisson–log-normal count.
+ */
+export const adfPoissonFamily = adfFamily<PoissonLogNormalPredictive>('poisson', 'count', 'Assumed density filtering (single-pass EP) for Poisson regression with a log link: per-record moment matching by adaptive Gauss–Hermite in O(d²) (Opper 1998)');

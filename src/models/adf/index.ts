@@ -1,4 +1,4 @@
-export { AdfModel, adfLogitFamily, adfProbitFamily } from './family.js';
+export { AdfModel, adfLogitFamily, adfPoissonFamily, adfProbitFamily } from './family.js';
 export type { AdfOptions } from './options.js';
 export type { AdfLink, AdfPosterior, AdfState } from './state.js';
 export { adfRecord } from './step.js';

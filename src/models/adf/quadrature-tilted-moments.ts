@@ -1,7 +1,6 @@
 import { inverseMillsRatio } from '../../special/inverse-mills-ratio.js';
 import { logNormalCdf } from '../../special/log-normal-cdf.js';
 import type { QuadratureScratch } from './quadrature-scratch.js';
-import type { AdfLink } from './state.js';
 import type { TiltedMoments } from './tilted-moments.js';
 
 /**
@@ -12,7 +11,7 @@ import type { TiltedMoments } from './tilted-moments.js';
  * Terms are summed relative to the largest (no underflow far in a tail); nothing is allocated. For the
  * logit one e = e^{−|u|} per node gives log σ(u) = min(u, 0) − log1p(e), σ(u) and σ(−u) (u = yf).
  */
-export function quadratureTiltedMoments(out: TiltedMoments, link: AdfLink, mu: number, s2: number, y: number, weight: number, scratch: QuadratureScratch): TiltedMoments {
+export function quadratureTiltedMoments(out: TiltedMoments, link: 'logit' | 'probit', mu: number, s2: number, y: number, weight: number, scratch: QuadratureScratch): TiltedMoments {
   const { nodes, logWeights, logTerms, slopes, curvatures } = scratch;
   const n = nodes.length;
   const scale = Math.sqrt(2 * s2);

@@ -4,8 +4,8 @@ import { resolveGaussianPrior } from '../../gaussian/resolve-gaussian-prior.js';
 import { DEFAULT_ADF_WINDOW, type AdfOptions } from './options.js';
 import { emptySiteWindow, type SiteWindow } from './site-window.js';
 
-/** The link of the Bernoulli likelihood p(y | f) = σ(yf) (`logit`) or Φ(yf) (`probit`), y = ±1. */
-export type AdfLink = 'logit' | 'probit';
+/** The likelihood p(y | f) of a record: Bernoulli σ(yf) (`logit`) or Φ(yf) (`probit`), y = ±1, or `poisson`, Poisson(y; eᶠ). */
+export type AdfLink = 'logit' | 'probit' | 'poisson';
 
 /** q(β) = N(w, V) (V full, row-major d×d) with ln|V|, as assumed density filtering keeps it. */
 export interface AdfPosterior {

@@ -12,7 +12,7 @@ import type { AdfState } from './state.js';
 import type { AdfWorkspace } from './workspace.js';
 
 /**
- * Absorbs one record (features `x[offset .. offset+d)`, label y = ±1, likelihood tempered by
+ * Absorbs one record (features `x[offset .. offset+d)`, label y (±1, or a count), likelihood tempered by
  * `weight`) by assumed density filtering (Opper 1998, eq. 8–9): f = xᵀβ has prior N(μ = xᵀw,
  * s² = xᵀVx); with α, ν of the tilted distribution, w ← w + α·Vx, V ← V − ν·(Vx)(Vx)ᵀ and
  * ln|V| ← ln|V| + ln(1 − ν·s²) (determinant lemma). With a site window the record then takes the
@@ -63,10 +63,10 @@ export function adfRecord(state: AdfState, x: Float64Array, offset: number, y: n
   }
 }
 
-/** Absorbs a checked batch record by record, in order. */
+/** Absorbs a checked batch record by record, in order (binary labels as ±1, counts as they are). */
 export function adfStep(state: AdfState, batch: Batch, workspace: AdfWorkspace): UpdateStats {
   if (workspace.labels.length < batch.n) workspace.labels = new Float64Array(batch.n);
-  const y = signedLabels(batch, workspace.labels);
+  const y = state.link === 'poisson' ? batch.y : signedLabels(batch, workspace.labels);
   const d = state.dim;
   const weights = batch.weights;
   for (let r = 0; r < batch.n; r++) adfRecord(state, batch.x, r * d, y[r], weights === undefined ? 1 : weights[r], workspace);

@@ -2,7 +2,7 @@ import type { Predictive } from '../../core/predictive.js';
 import { BernoulliPredictive } from '../../core/predictive/bernoulli-predictive.js';
 import { GaussianPredictive } from '../../core/predictive/gaussian-predictive.js';
 import { normalCdf } from '../../special/normal-cdf.js';
-import { PoissonLogNormalPredictive } from './poisson-log-normal-predictive.js';
+import { PoissonLogNormalPredictive } from '../../core/predictive/poisson-log-normal-predictive.js';
 import type { SparseGpState } from './state.js';
 import type { SparseGpWorkspace } from './workspace.js';
 

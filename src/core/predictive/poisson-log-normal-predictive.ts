@@ -1,4 +1,4 @@
-import type { Predictive } from '../../core/predictive.js';
+import type { Predictive } from '../predictive.js';
 import { PoissonLikelihood } from '../../likelihoods/poisson-likelihood.js';
 import type { Rng } from '../../rng/rng.js';
 
