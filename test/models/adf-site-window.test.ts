@@ -117,7 +117,7 @@ describe('adf-logit site window (EP revisits of recent records)', () => {
   // 0.0094, 0.0020, 0.0008 on fig1 n = 20…10,000 and 0.049 on s3 (n = 1,000, p = 25), where the one-batch
   // vi-gh gives 0.029, one ADF pass 0.31 and the stored Pólya-gamma CAVI 3.09. Bounds: 0.015 and 0.06
   // (the NUTS moments carry Monte Carlo error, mcse ≈ 0.013 posterior sd).
-  it.each([['fig1_n20', 0.015], ['fig1_n100', 0.015], ['fig1_n1000', 0.015], ['fig1_n10000', 0.015], ['s3_n1000_p25', 0.06]] as const)('%s: KL(N(Stan NUTS) ‖ q) of one streamed pass stays below %s and a third of the mean-field CAVI's', (set, bound) => {
+  it.each([['fig1_n20', 0.015], ['fig1_n100', 0.015], ['fig1_n1000', 0.015], ['fig1_n10000', 0.015], ['s3_n1000_p25', 0.06]] as const)('%s: KL(N(Stan NUTS) ‖ q) of one streamed pass stays below %s and a third of the mean-field CAVI’s', (set, bound) => {
     const reference = readReferenceJson<{ prior: { mu0: number[]; Sigma0: number[][] }; nuts: { mean: number[]; cov: number[][]; kl_N_nutsmoments_to_qCAVI: number } }>('pgvb', `${set}.json`);
     const data = readReferenceCsv('pgvb', `${set}.csv`);
     const model = createModel('adf-logit', data.d, { prior: { mean: reference.prior.mu0, covariance: reference.prior.Sigma0 } });
