@@ -2,6 +2,7 @@ import { gaussianKl } from '../src/gaussian/gaussian-kl.js';
 import { adfLogitFamily, adfPoissonFamily, adfProbitFamily } from '../src/models/adf/family.js';
 import { vbLogitOnlineFamily } from '../src/models/vb-logit/online-family.js';
 import { viGaussHermiteFamily } from '../src/models/vi-per/family.js';
+import { PoissonLogNormalPredictive } from '../src/core/predictive/poisson-log-normal-predictive.js';
 import { Rng } from '../src/rng/rng.js';
 import { formatCount, throughputWallAndCpu } from './measure.js';
 import { syntheticLogistic } from './synthetic-logistic.js';
@@ -63,16 +64,7 @@ function syntheticPoisson(n: number, d: number, seed: number): { x: Float64Array
       x[r * d + j] = j === 0 ? 1 : rng.normal();
       f += w[j] * x[r * d + j];
     }
-    const rate = Math.exp(f);
-    let k = 0;
-    let p = Math.exp(-rate);
-    let u = rng.nextDouble();
-    while (u > p && k < 1000) {
-      u -= p;
-      k += 1;
-      p *= rate / k;
-    }
-    y[r] = k;
+    y[r] = new PoissonLogNormalPredictive(f, 0).sample(rng);
   }
   return { x, y };
 }

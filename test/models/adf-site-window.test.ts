@@ -7,29 +7,10 @@ import { gaussianKl } from '../../src/gaussian/gaussian-kl.js';
 import { adfLogitFamily } from '../../src/models/adf/family.js';
 import { createModel } from '../../src/registry.js';
 import { logSigmoid } from '../../src/special/log-sigmoid.js';
+import { bruteForceTilted } from '../helpers/brute-force-tilted.js';
 import { readReferenceCsv, readReferenceJson } from '../helpers/reference.js';
 import { expectSameState } from '../helpers/same-state.js';
 import { logisticData } from '../helpers/synthetic-data.js';
-
-/** Mean and variance of p̃(f) ∝ σ(yf)·N(f; μ, s²) by Simpson's rule on μ ± 14s (20,000 intervals). */
-function tilted(y: number, mu: number, s2: number): { mean: number; variance: number } {
-  const s = Math.sqrt(s2);
-  const intervals = 20_000;
-  const h = (28 * s) / intervals;
-  let z = 0;
-  let m1 = 0;
-  let m2 = 0;
-  for (let k = 0; k <= intervals; k++) {
-    const t = -14 * s + k * h;
-    const weight = k === 0 || k === intervals ? 1 : k % 2 === 1 ? 4 : 2;
-    const density = weight * Math.exp(logSigmoid(y * (mu + t)) - (0.5 * t * t) / s2);
-    z += density;
-    m1 += density * t;
-    m2 += density * t * t;
-  }
-  const shift = m1 / z;
-  return { mean: mu + shift, variance: m2 / z - shift * shift };
-}
 
 /** Inverse of a small symmetric positive definite matrix by Gauss–Jordan elimination. */
 function inverse(a: number[][]): number[][] {
@@ -81,7 +62,8 @@ function batchEp(x: Float64Array, y: Float64Array, n: number, d: number, sweeps:
       }
       const cavityVariance = 1 / (1 / s2 - tau[r]);
       const cavityMean = cavityVariance * (mu / s2 - nu[r]);
-      const t = tilted(2 * y[r] - 1, cavityMean, cavityVariance);
+      const label = 2 * y[r] - 1;
+      const t = bruteForceTilted((f) => logSigmoid(label * f), cavityMean, cavityVariance, 20_000);
       tau[r] = 1 / t.variance - 1 / cavityVariance;
       nu[r] = t.mean / t.variance - cavityMean / cavityVariance;
       refresh();

@@ -8,45 +8,9 @@ import { createModel } from '../../src/registry.js';
 import { logNormalCdf } from '../../src/special/log-normal-cdf.js';
 import { lgamma } from '../../src/special/lgamma.js';
 import { logSigmoid } from '../../src/special/log-sigmoid.js';
-import { Rng } from '../../src/rng/rng.js';
 import { gaussianKl } from '../../src/gaussian/gaussian-kl.js';
-import { logisticData } from '../helpers/synthetic-data.js';
-
-/** log ∫ exp(logLikelihood(f))·N(f; μ, s²) df by Simpson's rule on μ ± 14s (200,000 intervals), summed relative to the largest term. */
-function bruteForceLogZ(logLikelihood: (f: number) => number, mu: number, s2: number): number {
-  const s = Math.sqrt(s2);
-  const intervals = 200_000;
-  const h = (28 * s) / intervals;
-  const terms = Array.from({ length: intervals + 1 }, (_, k) => logLikelihood(mu - 14 * s + k * h) - (0.5 * (-14 * s + k * h) ** 2) / s2);
-  const max = terms.reduce((a, b) => Math.max(a, b), -Infinity);
-  const z = terms.reduce((sum, term, k) => sum + (k === 0 || k === intervals ? 1 : k % 2 === 1 ? 4 : 2) * Math.exp(term - max), 0);
-  return max + Math.log((z * h) / 3 / Math.sqrt(2 * Math.PI * s2));
-}
-
-/** Mean and variance of p̃(f) ∝ exp(logLikelihood(f))·N(f; μ, s²) by Simpson's rule on μ ± 14s (200,000 intervals), relative to the largest term. */
-function bruteForceTilted(logLikelihood: (f: number) => number, mu: number, s2: number): { mean: number; variance: number } {
-  const s = Math.sqrt(s2);
-  const intervals = 200_000;
-  const h = (28 * s) / intervals;
-  let max = -Infinity;
-  for (let k = 0; k <= intervals; k++) {
-    const t = -14 * s + k * h;
-    max = Math.max(max, logLikelihood(mu + t) - (0.5 * t * t) / s2);
-  }
-  let z = 0;
-  let m1 = 0;
-  let m2 = 0;
-  for (let k = 0; k <= intervals; k++) {
-    const t = -14 * s + k * h;
-    const weight = k === 0 || k === intervals ? 1 : k % 2 === 1 ? 4 : 2;
-    const density = weight * Math.exp(logLikelihood(mu + t) - (0.5 * t * t) / s2 - max);
-    z += density;
-    m1 += density * t;
-    m2 += density * t * t;
-  }
-  const shift = m1 / z;
-  return { mean: mu + shift, variance: m2 / z - shift * shift };
-}
+import { bruteForceLogZ, bruteForceTilted } from '../helpers/brute-force-tilted.js';
+import { countData, logisticData } from '../helpers/synthetic-data.js';
 
 function moments(): TiltedMoments {
   return { logZ: 0, alpha: 0, nu: 0 };
@@ -182,26 +146,8 @@ describe('adf-poisson', () => {
   it('learns Poisson regression weights from a stream: the truth inside the 99% credible interval of every weight, and the window brings q to the many-revisit EP posterior', () => {
     const d = 4;
     const n = 3000;
-    const rng = Rng.fromSeed(17);
-    const truth = [0.8, -0.5, 0.3, 0.1];
-    const x = new Float64Array(n * d);
-    const y = new Float64Array(n);
-    for (let r = 0; r < n; r++) {
-      let f = 0;
-      for (let j = 0; j < d; j++) {
-        x[r * d + j] = j === 0 ? 1 : rng.normal();
-        f += truth[j] * x[r * d + j];
-      }
-      let k = 0;
-      let p = Math.exp(-Math.exp(f));
-      let u = rng.nextDouble();
-      while (u > p) {
-        u -= p;
-        k += 1;
-        p *= Math.exp(f) / k;
-      }
-      y[r] = k;
-    }
+    const truth = Float64Array.of(0.8, -0.5, 0.3, 0.1);
+    const { x, y } = countData(n, d, 17, truth);
     const model = createModel('adf-poisson', d);
     for (let start = 0; start < n; start += 100) model.update({ x: x.subarray(start * d, (start + 100) * d), y: y.subarray(start, start + 100), n: 100, d });
     const { w, V } = model.posterior;
