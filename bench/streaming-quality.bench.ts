@@ -14,12 +14,14 @@ import { syntheticLogistic } from './synthetic-logistic.js';
  * minibatches, both compared by KL(yardstick ‖ q) with the yardstick the one-batch `vi-gh` fit (the
  * exact-ELBO full-covariance Gaussian, within KL 0.03 of NUTS on such data). Prints the two KLs and
  * their ratio (target: streamed within 2× of the family's own one-batch fit). Probit models are left out (their
- * coefficients live on another scale). `vi-gh` and `vi-per` also with `replay: 0` (plain streaming VB, the behaviour before the replay) and `replay: 300`.
+ * coefficients live on another scale). `vi-gh` and `vi-per` also with `replay: 0` (plain streaming VB, the behaviour before the replay) and `replay: 300`;
+ * `pg-logit` and `vb-logit` (replayed local ξ, docs/guide.md) also with `replay: 0` and `replay: 300`.
  * Then the cost of the replay: records per second of `sda` updates of 100 records on a longer stream.
  */
 const FAMILIES: readonly (readonly [string, { replay?: number }])[] = [
   ['vi-gh', {}], ['vi-gh', { replay: 300 }], ['vi-gh', { replay: 0 }], ['vi-per', {}], ['vi-per', { replay: 300 }], ['vi-per', { replay: 0 }],
-  ['vi-per-mf', {}], ['vi-per-mf', { replay: 0 }], ['pg-logit', {}], ['vb-logit', {}], ['adf-logit', {}], ['vb-logit-online', {}],
+  ['vi-per-mf', {}], ['vi-per-mf', { replay: 0 }], ['pg-logit', {}], ['pg-logit', { replay: 300 }], ['pg-logit', { replay: 0 }],
+  ['vb-logit', {}], ['vb-logit', { replay: 300 }], ['vb-logit', { replay: 0 }], ['adf-logit', {}], ['vb-logit-online', {}],
 ];
 
 function gaussianOf(model: OnlineModel): { mean: Float64Array; covariance: Float64Array } {
@@ -60,7 +62,7 @@ const costN = 10_000;
 for (const d of [5, 10]) {
   const { x, y } = syntheticLogistic(costN, d, 3 + d);
   process.stdout.write(`cost: n = ${costN.toLocaleString('en-US')}, p = ${d}, updates of 100 records: records/s\n`);
-  for (const id of ['vi-gh', 'vi-per']) {
+  for (const id of ['vi-gh', 'vi-per', 'pg-logit', 'vb-logit']) {
     const row = [0, 300, 2000].map((replay) => {
       const start = performance.now();
       fed(id, { replay }, d, x, y, costN, 100);

@@ -25,6 +25,11 @@ export const optionChecks = {
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw new ConfigError('must be a positive integer', { field, value: v });
     return v;
   },
+  nonNegativeInteger(field: string, value: unknown, fallback: number): number {
+    const v = value === undefined ? fallback : value;
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw new ConfigError('must be a non-negative integer', { field, value: v });
+    return v;
+  },
   inRange(field: string, value: unknown, fallback: number, low: number, high: number, lowOpen = false): number {
     const v = value === undefined ? fallback : value;
     if (typeof v !== 'number' || !(lowOpen ? v > low : v >= low) || !(v <= high)) {

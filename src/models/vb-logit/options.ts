@@ -14,6 +14,12 @@ export interface VbLogitOptions {
    * that prior). `prior` is then unused.
    */
   readonly alpha?: number;
+  /**
+   * The most recent records kept with their local ξ and re-optimised with every update, older records'
+   * sites frozen in the data sums; default 2000, 0 for plain streaming VB. With at least as many
+   * records as seen, any batching ends at the one-batch fixed point.
+   */
+  readonly replay?: number;
 }
 
 const SHARED_DOCS: OptionDocs = {
@@ -23,6 +29,7 @@ const SHARED_DOCS: OptionDocs = {
   },
   tol: 'relative change of the variational bound that stops the VB passes of an update (default 1e-5)',
   maxIter: 'maximum VB passes per update (default 500)',
+  replay: 'the most recent records kept with their local ξ and re-optimised by every update\'s VB passes (their Jaakkola–Jordan sites removed and re-added), older records\' sites frozen in the data sums (default 2000; 0: plain streaming VB, each batch\'s ξ optimised once). With at least as many records as seen, any batching ends at the one-batch fixed point',
 };
 
 /** What each option of `vb-logit` means. */
