@@ -30,8 +30,8 @@ export const PG_LOGIT_DEFAULT_REPLAY = 2000;
  * (`shift`) and λ₂ = −½Σ⁻¹, stored as the precision −2λ₂ (`precision`) with its lower Cholesky factor
  * (`factor`) for solves, and the mean μ kept current from them. In `sda` mode the last `replay` records
  * are kept with their ξ (`sites`) and re-optimised with every update; q's natural parameters are then
- * the base (`baseShift`, `basePrecision`: the prior and the frozen sites of every older record) plus
- * the window's sites. Without a window the base is q.
+ * the base (`baseShift`, `basePrecision`: the prior and the frozen sites of every older record, see
+ * `foldJaakkolaJordanSites`) plus the window's sites. Without a window the base is q.
  */
 export interface PgLogitState {
   readonly dim: number;

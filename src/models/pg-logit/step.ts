@@ -31,7 +31,7 @@ export function pgLogitStep(state: PgLogitState, batch: Batch, workspace: PgLogi
   }
   if (workspace.xi.length < batch.n) workspace.xi = new Float64Array(batch.n);
   const { baseFactor, baseMean } = workspace;
-  const target = { precision: state.basePrecision, shift: state.baseShift, rowScale: workspace.rowScale, bound: 0 };
+  const target = { precision: state.basePrecision, shift: state.baseShift, labelShift: true, mean: state.settings.replay > 0 ? state.mean : undefined, rowScale: workspace.rowScale, bound: 0 };
   replayJaakkolaJordanSites(state.sites, d, batch.x, y, batch.weights, batch.n, target, workspace.xi, (x, ySigned, weights, xi, n) => {
     refreshMoments(state.baseShift, state.basePrecision, d, baseFactor, baseMean);
     const prior = { mean: baseMean, precision: state.basePrecision, shift: state.baseShift, logdetPrecision: logDetCholesky(baseFactor, d) };

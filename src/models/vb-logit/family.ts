@@ -41,7 +41,7 @@ function resolve(state: VbLogitState, workspace: VbLogitWorkspace): void {
 function definition(id: 'vb-logit' | 'vb-logit-ard', ard: boolean, options: OptionDocs, summary: string): FamilyDefinition<VbLogitOptions, VbLogitState, VbLogitWorkspace, BernoulliPredictive> {
   return {
     id, summary, task: 'classification', batching: 'dependent', weights: true,
-    semantics: 'each update runs the batch VB iteration on the last `replay` records (default 2000) with their local ξ re-optimised, older records entering through frozen natural-parameter sums (streaming VB with a bounded replay): one batch holding all the data is the batch fit; with `replay` 0 each batch\'s ξ are optimised once and frozen; with `replay` at least the records seen, any batching ends at the one-batch fixed point; merge adds the data sums (the other model\'s replayed sites frozen) and re-solves q(α) (SDA-Bayes); forget scales them and the replayed records\' weights',
+    semantics: 'each update runs the batch VB iteration on the last `replay` records (default 2000) with their local ξ re-optimised, older records entering through frozen natural-parameter sums (each the second-order expansion of its re-optimised site; streaming VB with a bounded replay): one batch holding all the data is the batch fit; with `replay` at least the records seen, any batching ends at the one-batch fixed point; with `replay` 0 each batch\'s ξ are optimised once and its sites frozen at them; merge adds the data sums (the other model\'s replayed sites frozen) and re-solves q(α) (SDA-Bayes); forget scales them and the replayed records\' weights',
     options,
     create: (dim, opts) => createVbLogitState(dim, ard, opts),
     optionsOf: (state) => ({ prior: { ...state.prior }, tol: state.tol, maxIter: state.maxIter, replay: state.replay, ...(state.fixedAlpha === undefined ? {} : { alpha: state.fixedAlpha }) }),
@@ -66,7 +66,7 @@ function definition(id: 'vb-logit' | 'vb-logit-ard', ard: boolean, options: Opti
         for (let i = 0; i < a.dim; i++) a.dataShift[i] += b.dataShift[i];
         a.frozenBound += b.frozenBound;
         if (workspace.rowScale.length < b.sites.count) workspace.rowScale = new Float64Array(b.sites.count);
-        const target = { precision: a.dataPrecision, rowScale: workspace.rowScale, bound: a.frozenBound };
+        const target = { precision: a.dataPrecision, shift: a.dataShift, labelShift: false, rowScale: workspace.rowScale, bound: a.frozenBound };
         foldJaakkolaJordanSites(b.sites.x, b.sites.y, b.sites.weights, b.sites.xi, 0, b.sites.count, a.dim, target);
         a.frozenBound = target.bound;
         a.records += b.records;

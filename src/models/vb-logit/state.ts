@@ -14,9 +14,9 @@ export interface VbLogitPrior {
  * State of `vb-logit` / `vb-logit-ard`. The data enter q(w) only through natural-parameter sums,
  * Λ = Σ 2λ(ξₙ)xₙxₙᵀ and t = Σ yₙxₙ/2 (eq. 46–47), and the bound through Σ(ln σ(ξₙ) − ξₙ/2 + λ(ξₙ)ξₙ²);
  * on a stream the last `replay` records keep their ξ (`sites`), re-optimised with every update, and
- * older records' ξ are frozen in those sums (streaming VB in the sense of Broderick et al. 2013, with a
- * bounded replay), so the state never grows with n. Λ and the bound sum hold the frozen records only;
- * t holds every record.
+ * older records are frozen in those sums (streaming VB in the sense of Broderick et al. 2013, with a
+ * bounded replay; see `foldJaakkolaJordanSites`), so the state never grows with n. Λ and the bound
+ * sum hold the frozen records only; t holds every record's yₙxₙ/2.
  */
 export interface VbLogitState {
   readonly dim: number;
@@ -31,11 +31,11 @@ export interface VbLogitState {
   readonly fixedAlpha?: number;
   /** The most recent records replayed with every update (0: none, plain streaming VB). */
   readonly replay: number;
-  /** Λ = Σ 2λ(ξₙ)·wₙ·xₙxₙᵀ over frozen records (d×d). */
+  /** Λ = Σ 2λ(ξₙ)·wₙ·xₙxₙᵀ over frozen records (d×d; with a replay, the second-order sites' curvatures in place of 2λ(ξₙ)). */
   readonly dataPrecision: Float64Array;
-  /** t = Σ wₙ·yₙxₙ/2 over all absorbed records (d). */
+  /** t = Σ wₙ·yₙxₙ/2 over all absorbed records (d), plus the second-order sites' shift corrections. */
   readonly dataShift: Float64Array;
-  /** Σ wₙ·(ln σ(ξₙ) − ξₙ/2 + λ(ξₙ)ξₙ²) over frozen records. */
+  /** Σ wₙ·(ln σ(ξₙ) − ξₙ/2 + λ(ξₙ)ξₙ²) over frozen records (with a replay, their terms when frozen). */
   frozenBound: number;
   /** The replayed window (capacity `replay`). */
   readonly sites: JaakkolaJordanSites;

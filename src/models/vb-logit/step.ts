@@ -33,7 +33,7 @@ export function vbLogitStep(state: VbLogitState, batch: Batch, workspace: VbLogi
     for (let j = 0; j < d; j++) t[j] += scale * x[r * d + j];
   }
   if (state.records === 0) state.expectedAlpha.fill(fixedAlpha ?? prior.a0 / prior.b0);
-  const target = { precision: state.dataPrecision, rowScale: workspace.rowScale, bound: state.frozenBound };
+  const target = { precision: state.dataPrecision, shift: state.dataShift, labelShift: false, mean: state.replay > 0 ? state.posterior.w : undefined, rowScale: workspace.rowScale, bound: state.frozenBound };
   let bound = Number.NaN;
   let iterations = 0;
   replayJaakkolaJordanSites(state.sites, d, x, ySigned, weights, n, target, workspace.siteXi, (bx, _by, bw, bxi, bn) => {
