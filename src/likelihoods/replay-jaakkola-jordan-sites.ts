@@ -34,13 +34,13 @@ function evict(sites: JaakkolaJordanSites, d: number, count: number, target: Jaa
 
 /**
  * One update of a Jaakkola–Jordan model with a bounded replay of local parameters: the window's oldest
- * records are frozen into `target` (their sites at their last ξ) until the batch fits, the batch joins
- * the window at ξ = 0, and `fit` re-optimises every site of the window (warm-started at their ξ) with the
- * frozen sites as the prior. A batch larger than the window is fitted alone (the window frozen first)
- * and its oldest records frozen afterwards at their fitted ξ, the newest `capacity` kept. With
- * capacity 0 this is streaming VB (each batch's ξ optimised once, then frozen); with a capacity of at
- * least the records seen, any batching ends at the fixed point of the one-batch fit. `xiScratch` holds
- * at least n values. `target` holds the frozen sites before `fit` runs.
+ * records are frozen into `target` ({@link foldJaakkolaJordanSites}, at their last ξ) until the batch
+ * fits, the batch joins the window at ξ = 0, and `fit` re-optimises every site of the window
+ * (warm-started at their ξ) with the frozen sites as the prior. A batch larger than the window is
+ * fitted alone (the window frozen first) and its oldest records frozen afterwards at their fitted ξ,
+ * the newest `capacity` kept. With capacity 0 this is streaming VB (each batch's ξ optimised once,
+ * then frozen); with a capacity of at least the records seen, any batching ends at the fixed point of
+ * the one-batch fit. `xiScratch` holds at least n values. `target` holds the frozen sites before `fit` runs.
  */
 export function replayJaakkolaJordanSites(sites: JaakkolaJordanSites, d: number, x: Float64Array, y: Float64Array, weights: Float64Array | undefined, n: number,
   target: JaakkolaJordanFoldTarget, xiScratch: Float64Array, fit: JaakkolaJordanBlockFit): void {

@@ -20,7 +20,8 @@ export interface PgLogitWorkspace {
 /** A workspace for dimension `dim`. */
 export function pgLogitWorkspace(dim: number): PgLogitWorkspace {
   return {
-    work: new Float64Array(dim), baseFactor: new Float64Array(dim * dim), baseMean: new Float64Array(dim), xi: new Float64Array(0), rowNormWork: new Float64Array(8 * dim), gradient: new Float64Array(dim), targetPrecision: new Float64Array(dim * dim),
+    work: new Float64Array(dim), baseFactor: new Float64Array(dim * dim), baseMean: new Float64Array(dim), xi: new Float64Array(0),
+    rowNormWork: new Float64Array(8 * dim), gradient: new Float64Array(dim), targetPrecision: new Float64Array(dim * dim),
     labels: new Float64Array(0), variances: new Float64Array(0), rowScale: new Float64Array(0),
   };
 }
