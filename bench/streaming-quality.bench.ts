@@ -73,12 +73,12 @@ const costN = 10_000;
 for (const d of [5, 10]) {
   const { x, y } = syntheticLogistic(costN, d, 3 + d);
   process.stdout.write(`cost: n = ${costN.toLocaleString('en-US')}, p = ${d}, updates of 100 records: records/s\n`);
-  for (const id of ['vi-gh', 'vi-per', 'pg-logit', 'vb-logit']) {
+  for (const id of ['vi-gh', 'vi-per', 'vi-per-mf', 'pg-logit', 'vb-logit']) {
     const row = [0, 300, 2000].map((replay) => {
       const start = performance.now();
       fed(id, { replay }, d, x, y, costN, 100);
       return `replay ${replay}: ${Math.round(costN / ((performance.now() - start) / 1000)).toLocaleString('en-US')}`;
     });
-    process.stdout.write(`  ${id.padEnd(8)} ${row.join('   ')}\n`);
+    process.stdout.write(`  ${id.padEnd(9)} ${row.join('   ')}\n`);
   }
 }

@@ -132,7 +132,8 @@ export const pgLogitFamily: Family<PgLogitOptions, PgLogitModel> = defineFamily(
   /**
    * SDA-Bayes merge (Broderick et al. 2013): λ = λ_A + λ_B − λ₀ for two `sda` models with the same
    * prior fed disjoint streams. λ₁ (the part conjugate in the augmented space) is exactly the one
-   * model fed both; λ₂ keeps each side's own z̄, so this is the SDA-Bayes approximation, not the batch
+   * model fed both while neither has frozen a record as a second-order site (`replay` 0, or every record
+   * still replayed); λ₂ keeps each side's own z̄, so this is the SDA-Bayes approximation, not the batch
    * posterior. The other model's delta joins the base (its replayed sites frozen at their ξ); this
    * model's window stays replayed. An `svi` posterior represents a window of N records and is not additive: refused.
    */
