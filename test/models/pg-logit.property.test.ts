@@ -94,19 +94,20 @@ describe('pg-logit properties', () => {
 
   it('a layout-1 snapshot (no prior covariance) restores: Σ₀ recovered from Σ₀⁻¹, everything else bit for bit, learning on identically', () => {
     const data = dataset(8, 60, 3);
-    const model = pgLogitFamily.create(3, { prior: { mean: [0.1, 0, -0.2], covariance: [[2, 0.3, 0], [0.3, 1, 0.1], [0, 0.1, 4]] }, tol: 1e-9 });
+    const model = pgLogitFamily.create(3, { prior: { mean: [0.1, 0, -0.2], covariance: [[2, 0.3, 0], [0.3, 1, 0.1], [0, 0.1, 4]] }, tol: 1e-9, replay: 0 });
     model.update(data);
     const current = model.snapshot();
-    const { priorCovariance, ...layout1Arrays } = current.arrays;
-    const restored = pgLogitFamily.restore({ ...current, version: 1, arrays: layout1Arrays });
+    const { priorCovariance, baseShift: _s, basePrecision: _p, siteX: _x, siteY: _y, siteWeights: _w, siteXi: _xi, ...layout1Arrays } = current.arrays;
+    const { replay: _r, ...layout1Header } = current.header;
+    const restored = pgLogitFamily.restore({ ...current, version: 1, header: layout1Header, arrays: layout1Arrays });
     const again = restored.snapshot();
-    expect(again.version).toBe(2);
+    expect(again.version).toBe(3);
     expectClose(again.arrays.priorCovariance, priorCovariance, { rel: 1e-12, abs: 1e-15 }, 'prior covariance');
     expect(encodeSnapshot({ ...again, arrays: { ...again.arrays, priorCovariance } })).toEqual(encodeSnapshot(current));
     model.update(data);
     restored.update(data);
     expect(restored.posteriorMean()).toEqual(model.posteriorMean());
-    expect(() => pgLogitFamily.restore({ ...current, version: 1, arrays: { ...layout1Arrays, priorPrecision: new Float64Array(4) } })).toThrow(/priorPrecision/);
+    expect(() => pgLogitFamily.restore({ ...current, version: 1, header: layout1Header, arrays: { ...layout1Arrays, priorPrecision: new Float64Array(4) } })).toThrow(/priorPrecision/);
   });
 
   it('merge: λ₁ equals the one model fed both exactly (conjugate in the augmented space); λ₂ is the SDA-Bayes sum of deltas', () => {
@@ -214,9 +215,9 @@ describe('pg-logit properties', () => {
     expectClose(outer.map((v) => v / draws), cov, { absOfMax: 0.05 }, 'sample covariance');
   });
 
-  it('sda streaming: λ₁ after batches equals the one-batch λ₁, the full-data ELBO is below the batch CAVI\'s; the summary reports N in svi mode', () => {
+  it('sda streaming (replay 0): λ₁ after batches equals the one-batch λ₁, the full-data ELBO is below the batch CAVI\'s; the summary reports N in svi mode', () => {
     const data = dataset(21, 90, 3);
-    const streamed = pgLogitFamily.create(3);
+    const streamed = pgLogitFamily.create(3, { replay: 0 });
     for (let k = 0; k < 3; k++) streamed.update({ x: data.x.subarray(k * 90, (k + 1) * 90), y: data.y.subarray(k * 30, (k + 1) * 30), n: 30, d: 3 });
     const batch = pgLogitFamily.create(3);
     batch.update(data);

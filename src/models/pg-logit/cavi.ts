@@ -29,6 +29,8 @@ export interface CaviResult {
   readonly logdetCov: number;
   /** ξᵢ from the final q(β) (the local parameters of the last sweep). */
   readonly xi: Float64Array;
+  /** The ξᵢ whose z̄ᵢ built the final −2λ₂ (those of the sweep before the last; the start ξ after one sweep). */
+  readonly siteXi: Float64Array;
   readonly elbo: number;
   /** ELBO after each sweep. */
   readonly elboTrace: number[];
@@ -39,21 +41,22 @@ export interface CaviResult {
 /**
  * CAVI for logistic regression (Durante & Rigon Algorithm 2, eq. 3.1–3.3) on n records (row-major
  * x, labels ±1, optional weights) under the Gaussian prior `prior`. Starts at z̄ᵢ = ¼ (the ξ → 0
- * limit); each sweep sets −2λ₂ = Σ₀⁻¹ + XᵀZ̄X (Cholesky factor, no inverse for the solves),
+ * limit), or at the z̄ of `startXi` (a warm start: a replayed window's last ξ); each sweep sets
+ * −2λ₂ = Σ₀⁻¹ + XᵀZ̄X (Cholesky factor, no inverse for the solves),
  * μ = (−2λ₂)⁻¹λ₁ with the constant λ₁ = Σ₀⁻¹μ₀ + Xᵀ(y − ½), then ξᵢ = √(xᵢᵀΣxᵢ + (xᵢᵀμ)²) and
  * z̄ᵢ = E[ωᵢ] = tanh(ξᵢ/2)/(2ξᵢ), and evaluates the exact ELBO of the augmented model (eq. 2.3, the
  * Jaakkola–Jordan bound with λ(ξ) = z̄/2). Stops from the second sweep on when |ΔELBO| < tol
  * (absolute, or relative to |ELBO|), or after maxIter sweeps. Pure: reads its inputs, returns fresh
  * arrays.
  */
-export function pgLogitCavi(prior: PgLogitPrior, x: Float64Array, ySigned: Float64Array, n: number, d: number, stop: CaviStop, weights?: Float64Array): CaviResult {
+export function pgLogitCavi(prior: PgLogitPrior, x: Float64Array, ySigned: Float64Array, n: number, d: number, stop: CaviStop, weights?: Float64Array, startXi?: Float64Array): CaviResult {
   const shift = prior.shift.slice();
   for (let r = 0; r < n; r++) {
     const scale = 0.5 * ySigned[r] * (weights === undefined ? 1 : weights[r]);
     for (let j = 0; j < d; j++) shift[j] += scale * x[r * d + j];
   }
   const rowScale = new Float64Array(n);
-  for (let r = 0; r < n; r++) rowScale[r] = 0.25 * (weights === undefined ? 1 : weights[r]);
+  for (let r = 0; r < n; r++) rowScale[r] = (startXi === undefined ? 0.25 : polyaGammaMean(startXi[r])) * (weights === undefined ? 1 : weights[r]);
   const precision = new Float64Array(d * d);
   const factor = new Float64Array(d * d);
   const mean = new Float64Array(d);
@@ -61,11 +64,13 @@ export function pgLogitCavi(prior: PgLogitPrior, x: Float64Array, ySigned: Float
   const v = new Float64Array(d);
   const work = new Float64Array(8 * d);
   const variances = new Float64Array(n);
-  const xi = new Float64Array(n);
+  const xi = startXi === undefined ? new Float64Array(n) : startXi.slice(0, n);
+  const siteXi = new Float64Array(n);
   const elboTrace: number[] = [];
   let logdetCov = 0;
   let converged = false;
   for (let t = 1; t <= stop.maxIter; t++) {
+    siteXi.set(xi);
     precision.set(prior.precision);
     gramAccumulate(x, n, d, precision, 1, rowScale);
     refreshMoments(shift, precision, d, factor, mean);
@@ -89,5 +94,5 @@ export function pgLogitCavi(prior: PgLogitPrior, x: Float64Array, ySigned: Float
       break;
     }
   }
-  return { shift, precision, factor, mean, cov, logdetCov, xi, elbo: elboTrace[elboTrace.length - 1], elboTrace, iterations: elboTrace.length, converged };
+  return { shift, precision, factor, mean, cov, logdetCov, xi, siteXi, elbo: elboTrace[elboTrace.length - 1], elboTrace, iterations: elboTrace.length, converged };
 }

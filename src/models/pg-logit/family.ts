@@ -90,15 +90,15 @@ export class PgLogitModel extends ModelShell<PgLogitOptions, PgLogitState, PgLog
 export const pgLogitFamily: Family<PgLogitOptions, PgLogitModel> = defineFamily({
   id: 'pg-logit',
   summary: 'Pólya-gamma mean-field VB for logistic regression (Durante & Rigon 2019): CAVI per batch (streaming VB) or SVI steps with effective data size N',
-  semantics: 'sda: CAVI (Algorithm 2) on each batch with the current posterior as prior (streaming VB); svi: one step of Algorithm 3 per batch, the posterior representing N records; merge (sda only) adds natural-parameter deltas from the common prior (SDA-Bayes); forget pulls λ toward the prior',
+  semantics: 'sda: CAVI (Algorithm 2) on the last `replay` records (default 2000), their local ξ re-optimised by every update; a record leaving them is frozen into the natural parameters as the second-order expansion of its re-optimised site; with `replay` at least the records seen, any batching ends at the one-batch CAVI fixed point; with `replay` 0 streaming VB (each batch fitted once with the current posterior as prior, its sites frozen at their ξ); svi: one step of Algorithm 3 per batch, the posterior representing N records; merge (sda only) adds natural-parameter deltas from the common prior (SDA-Bayes); forget pulls λ toward the prior (the replayed records\' weights scaled alike)',
   task: 'classification', batching: 'dependent', weights: true,
   options: PG_LOGIT_OPTION_DOCS,
   create: (dim, options) => createPgLogitState(dim, options),
   optionsOf: (state) => {
-    const { mode, tol, relativeTol, maxIter, tau, kappa, effectiveSize } = state.settings;
+    const { mode, tol, relativeTol, maxIter, tau, kappa, effectiveSize, replay } = state.settings;
     return {
       mode, prior: { mean: state.prior.mean.slice(), covariance: state.prior.covariance.slice() }, maxIter, tau, kappa,
-      ...(relativeTol ? { tol } : {}), ...(mode === 'svi' ? { effectiveSize } : {}),
+      ...(relativeTol ? { tol } : {}), ...(mode === 'svi' ? { effectiveSize } : { replay }),
     };
   },
   workspace: (state) => pgLogitWorkspace(state.dim),
@@ -132,24 +132,42 @@ export const pgLogitFamily: Family<PgLogitOptions, PgLogitModel> = defineFamily(
   /**
    * SDA-Bayes merge (Broderick et al. 2013): λ = λ_A + λ_B − λ₀ for two `sda` models with the same
    * prior fed disjoint streams. λ₁ (the part conjugate in the augmented space) is exactly the one
-   * model fed both; λ₂ keeps each side's own z̄, so this is the SDA-Bayes approximation, not the batch
-   * posterior. An `svi` posterior represents a window of N records and is not additive: refused.
+   * model fed both while neither has frozen a record as a second-order site (`replay` 0, or every record
+   * still replayed); λ₂ keeps each side's own z̄, so this is the SDA-Bayes approximation, not the batch
+   * posterior. The other model's delta joins the base (its replayed sites frozen at their ξ); this
+   * model's window stays replayed. An `svi` posterior represents a window of N records and is not additive: refused.
    */
   merge: {
     exact: false,
     key: (state) => ({ prior: { mean: state.prior.mean, precision: state.prior.precision } }),
     refuse: (state) => (state.settings.mode === 'sda' ? undefined : 'only sda models merge: an svi posterior represents a window of N records, not additive evidence'),
     apply(a, b) {
-      for (let i = 0; i < a.dim; i++) a.shift[i] = a.shift[i] + b.shift[i] - a.prior.shift[i];
-      for (let i = 0; i < a.precision.length; i++) a.precision[i] = a.precision[i] + b.precision[i] - a.prior.precision[i];
+      for (let i = 0; i < a.dim; i++) {
+        a.shift[i] = a.shift[i] + b.shift[i] - a.prior.shift[i];
+        a.baseShift[i] = a.baseShift[i] + b.shift[i] - a.prior.shift[i];
+      }
+      for (let i = 0; i < a.precision.length; i++) {
+        a.precision[i] = a.precision[i] + b.precision[i] - a.prior.precision[i];
+        a.basePrecision[i] = a.basePrecision[i] + b.precision[i] - a.prior.precision[i];
+      }
       refreshMoments(a.shift, a.precision, a.dim, a.factor, a.mean);
       a.records += b.records;
     },
   },
-  /** Power prior: λ ← γλ + (1 − γ)λ₀ on both natural parameters; the records represented scale by γ. */
+  /**
+   * Power prior: λ ← γλ + (1 − γ)λ₀ on both natural parameters, q's and the base's, and the replayed
+   * records' weights scaled by γ (so q stays the base plus the window's sites); the records represented scale by γ.
+   */
   forget(state, factor) {
-    for (let i = 0; i < state.dim; i++) state.shift[i] = factor * state.shift[i] + (1 - factor) * state.prior.shift[i];
-    for (let i = 0; i < state.precision.length; i++) state.precision[i] = factor * state.precision[i] + (1 - factor) * state.prior.precision[i];
+    for (let i = 0; i < state.dim; i++) {
+      state.shift[i] = factor * state.shift[i] + (1 - factor) * state.prior.shift[i];
+      state.baseShift[i] = factor * state.baseShift[i] + (1 - factor) * state.prior.shift[i];
+    }
+    for (let i = 0; i < state.precision.length; i++) {
+      state.precision[i] = factor * state.precision[i] + (1 - factor) * state.prior.precision[i];
+      state.basePrecision[i] = factor * state.basePrecision[i] + (1 - factor) * state.prior.precision[i];
+    }
+    for (let r = 0; r < state.sites.count; r++) state.sites.weights[r] *= factor;
     refreshMoments(state.shift, state.precision, state.dim, state.factor, state.mean);
     state.records *= factor;
   },

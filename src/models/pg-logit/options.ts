@@ -24,6 +24,13 @@ export interface PgLogitOptions {
    * the last N records.
    */
   readonly effectiveSize?: number;
+  /**
+   * `sda` only: the most recent records kept with their local ξ and re-optimised with every update,
+   * older records frozen as the second-order expansion of their re-optimised sites; default 2000, 0
+   * for plain streaming VB. With at least as many records as seen, any batching ends at the one-batch
+   * CAVI fixed point.
+   */
+  readonly replay?: number;
 }
 
 /** What each option of {@link PgLogitOptions} means. */
@@ -38,4 +45,5 @@ export const PG_LOGIT_OPTION_DOCS: OptionDocs = {
   tau: 'SVI delay τ ≥ 0 in the step size ρ_t = (t + τ)^−κ (default 1)',
   kappa: 'SVI forgetting rate κ in (0.5, 1] (default 0.75)',
   effectiveSize: 'svi only, required there: the number N of records the posterior represents; each step scales its batch by N/|B|',
+  replay: 'sda only: the most recent records kept with their local ξ and re-optimised by every update\'s CAVI (their Pólya-gamma/Jaakkola–Jordan sites removed and re-added); a record leaving them is frozen into the natural parameters as the second-order expansion, around the current mean, of its re-optimised site (default 2000; 0: plain streaming VB, each batch\'s ξ optimised once and its sites frozen at them, the behaviour before the replay). With at least as many records as seen, any batching ends at the one-batch CAVI fixed point',
 };

@@ -7,6 +7,7 @@ import type { OptionDocs } from '../../core/option-docs.js';
 import type { BernoulliPredictive } from '../../core/predictive/bernoulli-predictive.js';
 import type { GaussianPosterior } from '../../gaussian/gaussian-posterior.js';
 import { gaussianSummary } from '../../gaussian/gaussian-summary.js';
+import { foldJaakkolaJordanSites } from '../../likelihoods/fold-jaakkola-jordan-sites.js';
 import { vbLogitCodec } from './codec.js';
 import { VB_LOGIT_ARD_OPTION_DOCS, VB_LOGIT_OPTION_DOCS, type VbLogitOptions } from './options.js';
 import { predictVbLogitRow } from './predict.js';
@@ -40,10 +41,10 @@ function resolve(state: VbLogitState, workspace: VbLogitWorkspace): void {
 function definition(id: 'vb-logit' | 'vb-logit-ard', ard: boolean, options: OptionDocs, summary: string): FamilyDefinition<VbLogitOptions, VbLogitState, VbLogitWorkspace, BernoulliPredictive> {
   return {
     id, summary, task: 'classification', batching: 'dependent', weights: true,
-    semantics: 'each update runs the batch VB iteration on its batch, earlier batches entering through frozen natural-parameter sums (streaming VB): one batch holding all the data is the batch fit; merge adds the data sums and re-solves q(α) (SDA-Bayes); forget scales them',
+    semantics: 'each update runs the batch VB iteration on the last `replay` records (default 2000) with their local ξ re-optimised, older records entering through frozen natural-parameter sums (each the second-order expansion of its re-optimised site; streaming VB with a bounded replay): one batch holding all the data is the batch fit; with `replay` at least the records seen, any batching ends at the one-batch fixed point; with `replay` 0 each batch\'s ξ are optimised once and its sites frozen at them; merge adds the data sums (the other model\'s replayed sites frozen) and re-solves q(α) (SDA-Bayes); forget scales them and the replayed records\' weights',
     options,
     create: (dim, opts) => createVbLogitState(dim, ard, opts),
-    optionsOf: (state) => ({ prior: { ...state.prior }, tol: state.tol, maxIter: state.maxIter, ...(state.fixedAlpha === undefined ? {} : { alpha: state.fixedAlpha }) }),
+    optionsOf: (state) => ({ prior: { ...state.prior }, tol: state.tol, maxIter: state.maxIter, replay: state.replay, ...(state.fixedAlpha === undefined ? {} : { alpha: state.fixedAlpha }) }),
     workspace: (state) => vbLogitWorkspace(state.dim, state.ard),
     reset: (workspace) => workspace.sampler.invalidate(),
     recordsSeen: (state) => state.records,
@@ -56,20 +57,28 @@ function definition(id: 'vb-logit' | 'vb-logit-ard', ard: boolean, options: Opti
     merge: {
       exact: false,
       key: (state) => ({ prior: state.prior, fixedAlpha: state.fixedAlpha }),
-      /** Adds the other model's data sums Λ, t and frozen bound terms, then re-solves q(α), q(w): the SDA-Bayes combination, not the batch posterior. */
+      /**
+       * Adds the other model's data sums Λ, t and frozen bound terms, its replayed sites frozen at their ξ,
+       * then re-solves q(α), q(w) (this model's window replayed): the SDA-Bayes combination, not the batch posterior.
+       */
       apply(a, b, workspace) {
         for (let i = 0; i < a.dataPrecision.length; i++) a.dataPrecision[i] += b.dataPrecision[i];
         for (let i = 0; i < a.dim; i++) a.dataShift[i] += b.dataShift[i];
         a.frozenBound += b.frozenBound;
+        if (workspace.rowScale.length < b.sites.count) workspace.rowScale = new Float64Array(b.sites.count);
+        const target = { precision: a.dataPrecision, shift: a.dataShift, labelShift: false, rowScale: workspace.rowScale, bound: a.frozenBound };
+        foldJaakkolaJordanSites(b.sites.x, b.sites.y, b.sites.weights, b.sites.xi, 0, b.sites.count, a.dim, target);
+        a.frozenBound = target.bound;
         a.records += b.records;
         resolve(a, workspace);
       },
     },
-    /** Power prior on the data sums: Λ, t and the frozen bound terms are scaled by `factor`, then q(α), q(w) re-solved. */
+    /** Power prior on the data: Λ, t, the frozen bound terms and the replayed records' weights are scaled by `factor`, then q(α), q(w) re-solved. */
     forget(state, factor, workspace) {
       for (let i = 0; i < state.dataPrecision.length; i++) state.dataPrecision[i] *= factor;
       for (let i = 0; i < state.dim; i++) state.dataShift[i] *= factor;
       state.frozenBound *= factor;
+      for (let r = 0; r < state.sites.count; r++) state.sites.weights[r] *= factor;
       resolve(state, workspace);
     },
   };

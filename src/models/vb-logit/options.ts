@@ -14,6 +14,13 @@ export interface VbLogitOptions {
    * that prior). `prior` is then unused.
    */
   readonly alpha?: number;
+  /**
+   * The most recent records kept with their local ξ and re-optimised with every update, older records
+   * frozen in the data sums as the second-order expansion of their re-optimised sites; default 2000, 0
+   * for plain streaming VB. With at least as many records as seen, any batching ends at the one-batch
+   * fixed point.
+   */
+  readonly replay?: number;
 }
 
 const SHARED_DOCS: OptionDocs = {
@@ -23,6 +30,7 @@ const SHARED_DOCS: OptionDocs = {
   },
   tol: 'relative change of the variational bound that stops the VB passes of an update (default 1e-5)',
   maxIter: 'maximum VB passes per update (default 500)',
+  replay: 'the most recent records kept with their local ξ and re-optimised by every update\'s VB passes (their Jaakkola–Jordan sites removed and re-added); a record leaving them is frozen into the data sums as the second-order expansion, around the current mean, of its re-optimised site (default 2000; 0: plain streaming VB, each batch\'s ξ optimised once and its sites frozen at them, the behaviour before the replay). With at least as many records as seen, any batching ends at the one-batch fixed point',
 };
 
 /** What each option of `vb-logit` means. */

@@ -20,11 +20,14 @@ function append(state: ViPerState, x: Float64Array, labels: Float64Array, weight
   state.buffered += n;
 }
 
-/** Folds the buffer's oldest `count` records into q_a (a streaming step: the fit on them with q_a as the prior, started at q_a) and drops them. */
+/**
+ * Folds the buffer's oldest `count` records into q_a (a streaming step: the fit on them with q_a as
+ * the prior, started at q_a, with full covariance whatever q's form) and drops them.
+ */
 function evict(family: string, state: ViPerState, workspace: ViPerWorkspace, count: number): void {
   const { dim: d, settings, bufferX, bufferY, bufferWeights, buffered } = state;
   const prior = anchorPrior(state, workspace, state.records - buffered);
-  sdaFit(family, settings, workspace, prior, state.anchorMean, state.anchorFactor, bufferX, bufferY, count, bufferWeights);
+  sdaFit(family, settings, workspace.fold, prior, state.anchorMean, state.anchorFactor, bufferX, bufferY, count, bufferWeights);
   bufferX.copyWithin(0, count * d, buffered * d);
   bufferY.copyWithin(0, count, buffered);
   bufferWeights.copyWithin(0, count, buffered);
@@ -40,7 +43,8 @@ function evict(family: string, state: ViPerState, workspace: ViPerWorkspace, cou
  * chunks of at least `replay`/2 records keeps their number low (measured: KL to the one-batch fit
  * 10–55 % below that of folding only the overflow, one fold per batch). A batch of more than `replay` records is fitted
  * whole on top of q_a (the buffer folded in first), as a one-batch fit is, and becomes part of q_a:
- * the buffer is then empty. With `replay` 0 this is plain streaming VB: each batch fitted once with
+ * the buffer is then empty (for a mean-field q with a replay, q_a is the full-covariance fit of the
+ * batch on top of q_a, started at q). With `replay` 0 this is plain streaming VB: each batch fitted once with
  * the current q as the prior. `state.records` is advanced by the caller afterwards.
  */
 export function sdaStep(family: string, state: ViPerState, batch: Batch, workspace: ViPerWorkspace): void {
@@ -50,11 +54,13 @@ export function sdaStep(family: string, state: ViPerState, batch: Batch, workspa
   const capacity = settings.replay;
   if (n > capacity) {
     if (state.buffered > 0) evict(family, state, workspace, state.buffered);
-    const fit = sdaFit(family, settings, workspace, anchorPrior(state, workspace, state.records), state.mu, state.factor, x, labels, n, weights);
+    const prior = anchorPrior(state, workspace, state.records);
+    const fit = sdaFit(family, settings, workspace, prior, state.mu, state.factor, x, labels, n, weights);
     state.objective = fit.objective;
     state.iterations = fit.iterations;
     state.anchorMean.set(state.mu);
     state.anchorFactor.set(state.factor);
+    if (settings.covariance === 'diagonal' && capacity > 0) sdaFit(family, settings, workspace.fold, prior, state.anchorMean, state.anchorFactor, x, labels, n, weights);
     return;
   }
   if (state.buffered + n > capacity) evict(family, state, workspace, Math.min(state.buffered, state.buffered + n - Math.floor(capacity / 2)));

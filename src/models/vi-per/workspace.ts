@@ -16,6 +16,12 @@ export interface ViPerWorkspace {
   readonly objective: GaussianLogitObjective;
   /** Packed (μ, L) and its gradient. */
   readonly params: Float64Array;
+  /**
+   * The objective and packed scratch of the `sda` fold (records leaving the replay buffer into q_a):
+   * full covariance whatever q's form, so a mean-field model's q_a keeps the correlations of the
+   * records it holds (the objective and params above for a full-covariance model).
+   */
+  readonly fold: { readonly objective: GaussianLogitObjective; readonly params: Float64Array };
   readonly gradient: Float64Array;
   readonly quadrature: BernoulliLogitGaussHermite;
   /** Standard normals of `sample`. */
@@ -33,10 +39,13 @@ export interface ViPerWorkspace {
 export function viPerWorkspace(state: ViPerState): ViPerWorkspace {
   const { dim: d, settings } = state;
   const size = packedLength(d, settings.covariance);
+  const objective = new GaussianLogitObjective(d, settings.covariance, bernoulliLogit(settings.method, settings));
+  const params = new Float64Array(size);
   return {
     prior: gaussianPriorFromFactor(state.priorMean, state.priorFactor, d),
-    objective: new GaussianLogitObjective(d, settings.covariance, bernoulliLogit(settings.method, settings)),
-    params: new Float64Array(size), gradient: new Float64Array(size),
+    objective, params, gradient: new Float64Array(size),
+    fold: settings.covariance === 'full' ? { objective, params }
+      : { objective: new GaussianLogitObjective(d, 'full', bernoulliLogit(settings.method, settings)), params: new Float64Array(packedLength(d, 'full')) },
     quadrature: new BernoulliLogitGaussHermite(100), z: new Float64Array(d), labels: new Float64Array(0),
     natural: {
       gMu: new Float64Array(d), gSigma: new Float64Array(d * d), precision: new Float64Array(d * d), work: new Float64Array(d * d),
