@@ -1,6 +1,7 @@
 """River BayesianLinearRegression test-then-train and scikit-learn ARDRegression pruning, for bench/vb-linear.bench.ts.
 
-Usage: python3 vb_linear_river.py <job.json>. The job names float64 little-endian files written by the
+Usage: python3 vb_linear_river.py <job.json> (run with OPENBLAS_NUM_THREADS=1 etc., so numpy uses one core).
+Rates are records per second of this process's CPU time ("rate") and of wall time ("wallRate"). The job names float64 little-endian files written by the
 TypeScript bench (the same synthetic streams it runs): "streams": [{"p", "n", "prefix", "x", "y"}] and
 "ard": [{"label", "n", "d", "x", "y", "relevant"}]. Prints one JSON object on stdout. Exit code 3 with
 a message on stderr when river or scikit-learn is missing.
@@ -29,12 +30,14 @@ def river_rate(stream):
     model = linear_model.BayesianLinearRegression()
     for r in range(prefix):
         model.learn_one(rows[r], targets[r])
-    start = time.perf_counter()
+    wall = time.perf_counter()
+    cpu = time.process_time()
     for r in range(prefix, n):
         model.predict_one(rows[r])
         model.learn_one(rows[r], targets[r])
-    elapsed = time.perf_counter() - start
-    return {"p": p, "records": n - prefix, "rate": (n - prefix) / elapsed}
+    cpu = time.process_time() - cpu
+    wall = time.perf_counter() - wall
+    return {"p": p, "records": n - prefix, "rate": (n - prefix) / cpu, "wallRate": (n - prefix) / wall}
 
 
 def ard_pruned(case):

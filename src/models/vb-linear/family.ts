@@ -89,9 +89,8 @@ function definition(id: 'vb-linear' | 'vb-linear-ard', ard: boolean, summary: st
       return out;
     },
     posteriorMean: (state) => state.w.slice(),
-    posteriorSummary(state) {
-      const { w, V, logDetV, an, bn } = state;
-      const pruned = Uint8Array.from(state.pruned);
+    posteriorSummary(state, workspace) {
+      const { w, V, logDetV, an, bn, pruned } = vbLinearPosterior(state, workspace);
       const d = state.dim;
       const scale = bn / (an - 1);
       // Pruned weights are out of the model: the covariance figures are those of the kept ones.

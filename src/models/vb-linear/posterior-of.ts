@@ -1,4 +1,5 @@
 import { dot } from '../../linalg/dot.js';
+import { mirrorUpper } from '../../linalg/mirror-upper.js';
 import { quadraticForm } from '../../linalg/quadratic-form.js';
 import { updateExpectedAlpha } from './alpha-update.js';
 import { vbLinearBoundConstant, vbLinearBoundWithoutConstants } from './objective.js';
@@ -12,7 +13,11 @@ import type { VbLinearState } from './state.js';
  * fit's own values; between refits, those of the per-record posterior.
  */
 export function vbLinearPosteriorOf(state: VbLinearState): VbLinearPosterior {
-  const { dim: d, ard, prior, xtx, xty, yty, w, V, an, bn, alpha } = state;
+  const { dim: d, ard, prior, xty, yty, w, an, bn, alpha } = state;
+  const xtx = state.xtx.slice();
+  mirrorUpper(xtx, d);
+  const V = state.V.slice();
+  mirrorUpper(V, d);
   const pruned = Uint8Array.from(state.pruned);
   let prunedCount = 0;
   for (let i = 0; i < d; i++) prunedCount += pruned[i];
@@ -34,7 +39,7 @@ export function vbLinearPosteriorOf(state: VbLinearState): VbLinearPosterior {
   const L = vbLinearBoundWithoutConstants({ expectedTau, sse, traceXtxV, logDetV: state.logDetV, an, bn, cn, sumLogDn, alphaCount }, prior)
     + vbLinearBoundConstant(state.n, d - prunedCount, alphaCount, prior);
   return {
-    w: w.slice(), V: V.slice(), invV, logDetV: state.logDetV, an, bn, E_a, alpha: alpha.slice(), L,
+    w: w.slice(), V, invV, logDetV: state.logDetV, an, bn, E_a, alpha: alpha.slice(), L,
     iterations: state.iterations, stopReason: state.stopReason, pruned,
   };
 }

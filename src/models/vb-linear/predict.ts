@@ -1,6 +1,6 @@
 import { StudentTPredictive } from '../../core/predictive/student-t-predictive.js';
 import { dot } from '../../linalg/dot.js';
-import { gemv } from '../../linalg/gemv.js';
+import { symmetricGemv } from '../../linalg/symmetric-gemv.js';
 import type { VbLinearState } from './state.js';
 import type { VbLinearWorkspace } from './workspace.js';
 
@@ -13,7 +13,7 @@ export function predictVbLinear(state: VbLinearState, workspace: VbLinearWorkspa
   const dim = state.dim;
   const { predictedX, predictedVx } = workspace;
   for (let j = 0; j < dim; j++) predictedX[j] = x[offset + j];
-  gemv(state.V, dim, dim, predictedX, predictedVx);
+  symmetricGemv(state.V, dim, predictedX, predictedVx);
   workspace.predictedValid = true;
   const location = dot(state.w, predictedX, dim);
   const precision = state.an / state.bn / (1 + dot(predictedX, predictedVx, dim));

@@ -12,8 +12,9 @@ export interface VbLinearPrior {
 }
 
 /**
- * Sufficient statistics of the linear model (XᵀX, Xᵀy, yᵀy, n, all weighted) plus the fixed
- * settings. Everything the fit needs, so a fit costs O(d³) per iteration whatever n is.
+ * Sufficient statistics of the linear model (XᵀX, Xᵀy, yᵀy, n, all weighted: everything a refit
+ * needs, O(d³) per pass whatever n is), the fixed settings, and the current posterior q(w, τ) with
+ * the E[α] it is built with, which the per-record updates carry between refits.
  */
 export interface VbLinearState {
   readonly dim: number;
@@ -24,6 +25,7 @@ export interface VbLinearState {
   readonly maxIter: number;
   /** ARD: E[α_i] at which weight i is pruned to exactly 0 (scikit-learn's threshold_lambda); Infinity for no pruning and for `vb-linear`. */
   readonly pruneThreshold: number;
+  /** XᵀX, d×d; between refits only its upper triangle (j ≥ i) is current, each refit mirrors it. */
   readonly xtx: Float64Array;
   readonly xty: Float64Array;
   yty: number;
@@ -35,7 +37,7 @@ export interface VbLinearState {
   readonly refitFraction: number;
   /** Posterior mean w_N (eq. 9), exact for the E[α] in `alpha` (updated per record between refits). */
   readonly w: Float64Array;
-  /** Scaled covariance V_N = (XᵀX + diag E[α])⁻¹ (eq. 8), d×d; pruned rows and columns are 0. */
+  /** Scaled covariance V_N = (XᵀX + diag E[α])⁻¹ (eq. 8), d×d; pruned rows and columns are 0. Between refits only its upper triangle is current (readers mirror a copy). */
   readonly V: Float64Array;
   logDetV: number;
   /** a_N = a0 + N/2 and b_N (eq. 10–11) of q(τ). */

@@ -1,8 +1,8 @@
 import type { Batch } from '../../core/batch.js';
 import type { UpdateStats } from '../../core/online-model.js';
 import { dot } from '../../linalg/dot.js';
-import { gemv } from '../../linalg/gemv.js';
 import { gramAccumulate } from '../../linalg/gram-accumulate.js';
+import { symmetricGemv } from '../../linalg/symmetric-gemv.js';
 import { refitVbLinear } from './refit.js';
 import type { VbLinearState } from './state.js';
 import type { VbLinearWorkspace } from './workspace.js';
@@ -14,8 +14,8 @@ import type { VbLinearWorkspace } from './workspace.js';
  * `refitFraction`·N, else each record in turn with E[α] held fixed — Sherman–Morrison on V_N
  * (eq. 85), w_N ← w_N + ω·r·V_N x/(1 + ω·xᵀV_N x), ln|V_N| by the determinant lemma (eq. 86–87),
  * a_N += ω/2 and b_N += ½·ω·r²/(1 + ω·xᵀV_N x) with r = y − w_Nᵀx: the exact posterior for that
- * E[α], O(d²) per record. XᵀX is the same bit for bit either way (the terms of `gramAccumulate`, in
- * row order).
+ * E[α], O(d²) per record, on the upper triangles of XᵀX and V_N (the next refit mirrors them). XᵀX
+ * is the same bit for bit either way (the terms of `gramAccumulate`, in row order).
  */
 export function vbLinearStep(state: VbLinearState, batch: Batch, workspace: VbLinearWorkspace): UpdateStats {
   const { x, y, n, d, weights } = batch;
@@ -42,30 +42,28 @@ function addTargets(state: VbLinearState, x: Float64Array, y: number, base: numb
   state.n += omega;
 }
 
-/** One record into the statistics and into q(w, τ) with E[α] held (the rank-one updates of XᵀX and V_N in one sweep of the rows). */
+/** One record into the statistics and into q(w, τ) with E[α] held (the rank-one updates of the upper triangles of XᵀX and V_N in one sweep). */
 function addRecord(state: VbLinearState, workspace: VbLinearWorkspace, x: Float64Array, y: number, base: number, omega: number): void {
   const d = state.dim;
   const { xtx, V, w } = state;
-  const { weighted } = workspace;
   addTargets(state, x, y, base, omega);
   const reuse = predictedHere(workspace, x, base, d);
   const u = reuse ? workspace.predictedVx : workspace.scratch;
-  if (!reuse) gemv(V, d, d, x, u, 1, 0, base);
+  if (!reuse) symmetricGemv(V, d, x, u, base);
   const xVx = dot(x, u, d, base);
   const residual = y - dot(w, x, d, 0, base);
   const denominator = 1 + omega * xVx;
   const shrink = -omega / denominator;
-  for (let j = 0; j < d; j++) weighted[j] = omega * x[base + j];
+  // The upper triangles only (the next refit mirrors them): XᵀX gets (ω·x_i)·x_j as in
+  // gramAccumulate, V_N gets shrink·(u_i·u_j).
   for (let i = 0; i < d; i++) {
     const row = i * d;
-    // XᵀX: the upper triangle gets (ω·x_i)·x_j and the lower its mirror, as gramAccumulate.
-    const xi = x[base + i];
-    const wxi = weighted[i];
-    for (let j = 0; j < i; j++) xtx[row + j] += weighted[j] * xi;
-    for (let j = i; j < d; j++) xtx[row + j] += wxi * x[base + j];
-    // V_N: shrink·(u_i·u_j) keeps it exactly symmetric.
+    const wxi = omega * x[base + i];
     const ui = u[i];
-    for (let j = 0; j < d; j++) V[row + j] += shrink * (ui * u[j]);
+    for (let j = i; j < d; j++) {
+      xtx[row + j] += wxi * x[base + j];
+      V[row + j] += shrink * (ui * u[j]);
+    }
   }
   const gain = (omega * residual) / denominator;
   for (let j = 0; j < d; j++) w[j] += gain * u[j];

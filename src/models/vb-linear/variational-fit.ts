@@ -30,12 +30,15 @@ import type { VbLinearState } from './state.js';
  * the order of N per pass; a weight whose optimum reaches the threshold (in the units of a prior
  * precision of w_i, τ·α_i, as scikit-learn's threshold_lambda) is removed from the model for the rest
  * of the fit: its mean is exactly 0, its row and column of V_N (and V_N⁻¹) are 0, its α is no longer
- * updated and it leaves the bound (whose constant then counts the kept weights only). A prune
- * restarts the passes and the relative-change rule (the bound is of a smaller model); judging at
- * convergence, not at an early pass, keeps a poor early E[τ] from pruning relevant weights.
+ * updated and it leaves the bound (whose constant then counts the kept weights only). At the same
+ * point a pruned weight whose optimum (from the data left unexplained by the kept ones, eq. 22–23)
+ * has fallen below the threshold re-enters (once per fit), starting at that precision. A change restarts the
+ * passes and the relative-change rule (the bound is of another model); judging at convergence, not
+ * at an early pass, keeps a poor early E[τ] from pruning relevant weights. `warmPruned` (the last
+ * fit's pruned weights) starts a warm refit with them out.
  */
 
-export function fitVbLinear(state: VbLinearState, warmAlpha?: Float64Array): VbLinearPosterior {
+export function fitVbLinear(state: VbLinearState, warmAlpha?: Float64Array, warmPruned?: ArrayLike<number>): VbLinearPosterior {
   const { dim: d, ard, prior, xtx, xty, yty, n } = state;
   const an = state.prior.a0 + n / 2;
   const cn = ard ? prior.c0 + 0.5 : prior.c0 + d / 2;
@@ -43,12 +46,13 @@ export function fitVbLinear(state: VbLinearState, warmAlpha?: Float64Array): VbL
   const threshold = ard ? state.pruneThreshold : Infinity;
   const expectedAlpha = new Float64Array(alphaCount).fill(prior.c0 / prior.d0);
   if (warmAlpha !== undefined && warmAlpha.length === alphaCount && warmAlpha.every((a) => a > 0 && Number.isFinite(a))) {
-    // A weight pruned by the last fit restarts from its α capped at the threshold, so this fit decides afresh.
     for (let i = 0; i < alphaCount; i++) expectedAlpha[i] = Math.min(warmAlpha[i], threshold);
   }
   const pruning = Number.isFinite(threshold);
   const pruned = new Uint8Array(d);
   let prunedCount = 0;
+  if (pruning && warmPruned !== undefined) for (let i = 0; i < d; i++) if (warmPruned[i] === 1) { pruned[i] = 1; prunedCount++; }
+  const reentered = new Uint8Array(d);
   const alphaOfV = new Float64Array(alphaCount);
   const rhs = pruning ? xty.slice() : xty;
   const invV = new Float64Array(d * d);
@@ -96,11 +100,21 @@ export function fitVbLinear(state: VbLinearState, warmAlpha?: Float64Array): VbL
       lLast = L;
       continue;
     }
-    if (stopReason === 'converged' && pruning && prunedCount < d) {
-      let newly = 0;
-      for (let i = 0; i < d; i++) if (pruned[i] === 0 && optimalPrecision(V[i * d + i], w[i], alphaOfV[i], expectedTau) >= threshold) { pruned[i] = 1; newly++; }
-      if (newly > 0) {
-        prunedCount += newly;
+    if (stopReason === 'converged' && pruning) {
+      let changed = 0;
+      for (let i = 0; i < d; i++) {
+        if (pruned[i] === 1) {
+          if (reentered[i] === 1) continue;
+          const precision = reentryPrecision(i, d, xtx, xty, V, w, expectedTau);
+          if (precision < threshold) { pruned[i] = 2; reentered[i] = 1; expectedAlpha[i] = precision / expectedTau; changed++; }
+        } else if (optimalPrecision(V[i * d + i], w[i], alphaOfV[i], expectedTau) >= threshold) {
+          pruned[i] = 1;
+          changed++;
+        }
+      }
+      if (changed > 0) {
+        prunedCount = 0;
+        for (let i = 0; i < d; i++) if (pruned[i] === 2) pruned[i] = 0; else prunedCount += pruned[i];
         lLast = -Number.MAX_VALUE;
         stopReason = 'max-iterations';
         continue;
@@ -111,6 +125,28 @@ export function fitVbLinear(state: VbLinearState, warmAlpha?: Float64Array): VbL
   L += vbLinearBoundConstant(n, d - prunedCount, alphaCount - prunedCount, prior);
   if (prunedCount > 0) isolatePruned(invV, d, pruned, 0);
   return { w, V, invV, logDetV, an, bn, E_a: expectedAlpha, alpha: alphaOfV, L, iterations, stopReason, pruned };
+}
+
+/**
+ * {@link optimalPrecision} of a pruned weight i, which is out of V_N and w_N: s_i = E[τ](XᵀX_ii −
+ * c_iᵀV_N c_i) and q_i = E[τ](Xᵀy_i − c_iᵀw_N) with c_i the column i of XᵀX (Tipping & Faul 2003,
+ * eq. 22–23 with α_i = ∞). O(d²).
+ */
+function reentryPrecision(i: number, d: number, xtx: Float64Array, xty: Float64Array, V: Float64Array, w: Float64Array, expectedTau: number): number {
+  let cVc = 0;
+  let cw = 0;
+  for (let a = 0; a < d; a++) {
+    const ca = xtx[a * d + i];
+    if (ca === 0) continue;
+    let row = 0;
+    for (let b = 0; b < d; b++) row += V[a * d + b] * xtx[b * d + i];
+    cVc += ca * row;
+    cw += ca * w[a];
+  }
+  const s = expectedTau * (xtx[i * d + i] - cVc);
+  const q = expectedTau * (xty[i] - cw);
+  const excess = q * q - s;
+  return excess > 0 ? (s * s) / excess : Infinity;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { cholesky } from '../../linalg/cholesky.js';
+import { mirrorUpper } from '../../linalg/mirror-upper.js';
 import type { VbLinearPosterior } from './posterior.js';
 import { vbLinearPosteriorOf } from './posterior-of.js';
 import type { VbLinearState } from './state.js';
@@ -7,14 +8,12 @@ import type { VbLinearState } from './state.js';
  * What a vb-linear model caches: the posterior view of the state (with V_N⁻¹, E[α] and the bound,
  * computed on demand), the Cholesky factor of V_N (for draws) and the last predicted x with V_N·x
  * (test-then-train updates with the record just predicted), all dropped when the state changes,
- * and the scratch vectors V_N·x and ω·x of the per-record update.
+ * and the scratch vector V_N·x of the per-record update.
  */
 export interface VbLinearWorkspace {
   posterior: VbLinearPosterior | undefined;
   covarianceFactor: Float64Array | undefined;
   readonly scratch: Float64Array;
-  /** Scratch ω·x of the per-record update. */
-  readonly weighted: Float64Array;
   /** The last predicted x and V_N·x (valid until the state changes): an update with that record reuses them. */
   readonly predictedX: Float64Array;
   readonly predictedVx: Float64Array;
@@ -23,7 +22,7 @@ export interface VbLinearWorkspace {
 
 /** An empty workspace. */
 export function vbLinearWorkspace(state: VbLinearState): VbLinearWorkspace {
-  return { posterior: undefined, covarianceFactor: undefined, scratch: new Float64Array(state.dim), weighted: new Float64Array(state.dim),
+  return { posterior: undefined, covarianceFactor: undefined, scratch: new Float64Array(state.dim),
     predictedX: new Float64Array(state.dim), predictedVx: new Float64Array(state.dim), predictedValid: false,
   };
 }
@@ -46,7 +45,9 @@ export function vbLinearCovarianceFactor(state: VbLinearState, workspace: VbLine
   if (workspace.covarianceFactor === undefined) {
     const d = state.dim;
     const factor = new Float64Array(d * d);
-    const { V, pruned } = state;
+    const { pruned } = state;
+    const V = state.V.slice();
+    mirrorUpper(V, d);
     if (pruned.includes(1)) {
       // V_N is 0 on the pruned rows and columns: factor it with 1 on their diagonal, then zero those.
       const full = V.slice();
