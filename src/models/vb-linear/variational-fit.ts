@@ -58,6 +58,7 @@ export function fitVbLinear(state: VbLinearState, warmAlpha?: Float64Array, warm
   const invV = new Float64Array(d * d);
   const V = new Float64Array(d * d);
   const factor = new Float64Array(d * d);
+  const compact = pruning ? new Float64Array(2 * d * d) : factor;
   const w = new Float64Array(d);
   let logDetV = 0;
   let bn = 0;
@@ -71,11 +72,12 @@ export function fitVbLinear(state: VbLinearState, warmAlpha?: Float64Array, warm
     alphaOfV.set(expectedAlpha);
     invV.set(xtx);
     for (let i = 0; i < d; i++) invV[i * d + i] += ard ? expectedAlpha[i] : expectedAlpha[0];
-    if (prunedCount > 0) isolatePruned(invV, d, pruned, 1);
-    logDetV = -spdInverse(invV, d, V, factor, { what: 'posterior precision V_N⁻¹' });
     if (prunedCount > 0) {
-      isolatePruned(V, d, pruned, 0);
+      logDetV = -inverseOfKept(invV, d, pruned, V, compact, factor);
+      isolatePruned(invV, d, pruned, 1);
       for (let i = 0; i < d; i++) rhs[i] = pruned[i] === 1 ? 0 : xty[i];
+    } else {
+      logDetV = -spdInverse(invV, d, V, factor, { what: 'posterior precision V_N⁻¹' });
     }
     gemv(V, d, d, rhs, w);
     const wXty = dot(w, xty, d);
@@ -159,6 +161,36 @@ function optimalPrecision(vii: number, wi: number, alphaI: number, expectedTau: 
   const q = (expectedTau * wi) / vii;
   const excess = q * q - s;
   return excess > 0 ? (s * s) / excess : Infinity;
+}
+
+/**
+ * V_N of the kept weights only: the kept rows and columns of `invV` gathered into a k×k block,
+ * inverted (O(k³), so a pass costs less as weights are pruned) and scattered into `V`, which is 0
+ * on the pruned rows and columns. Returns ln|V_N⁻¹| of the kept block. `compact` holds 2·d² values.
+ */
+function inverseOfKept(invV: Float64Array, d: number, pruned: Uint8Array, V: Float64Array, compact: Float64Array, factor: Float64Array): number {
+  let k = 0;
+  for (let i = 0; i < d; i++) if (pruned[i] === 0) k++;
+  V.fill(0);
+  if (k === 0) return 0;
+  const block = compact.subarray(0, k * k);
+  const inverse = compact.subarray(d * d, d * d + k * k);
+  let a = 0;
+  for (let i = 0; i < d; i++) {
+    if (pruned[i] === 1) continue;
+    let b = 0;
+    for (let j = 0; j < d; j++) if (pruned[j] === 0) block[a * k + b++] = invV[i * d + j];
+    a++;
+  }
+  const logDet = spdInverse(block, k, inverse, factor.subarray(0, k * k), { what: 'posterior precision V_N⁻¹' });
+  a = 0;
+  for (let i = 0; i < d; i++) {
+    if (pruned[i] === 1) continue;
+    let b = 0;
+    for (let j = 0; j < d; j++) if (pruned[j] === 0) V[i * d + j] = inverse[a * k + b++];
+    a++;
+  }
+  return logDet;
 }
 
 /** Zeroes the rows and columns of the pruned weights in the d×d matrix `m` and puts `diagonal` on their diagonal entries. */
