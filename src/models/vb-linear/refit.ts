@@ -7,10 +7,11 @@ import { updateExpectedAlpha } from './alpha-update.js';
  * Refits q(w, τ, α) to the statistics (the batch VB fit, Drugowitsch §2.2 / §2.4) and writes it
  * over the state's posterior. The fit starts from E[α] one update ahead of the current q when the
  * last refit converged on data (`state.warm`) and `fromScratch` is not set, with the weights ARD
- * pruned then still out (each may re-enter), else from c0/d0 — the
- * reference's fit of these statistics, bit for bit (a model's first fit, a merge). XᵀX is first
- * mirrored from its upper triangle (the per-record updates keep only that). Statistics that overflowed are left for the model's finiteness check
- * (which refuses the update as a non-finite posterior) instead of failing inside the fit.
+ * pruned then still out (each may re-enter), else from c0/d0 — the reference's fit of these
+ * statistics, bit for bit (a model's first fit, a merge). XᵀX is first mirrored from its upper
+ * triangle (the per-record updates keep only that). Statistics that overflowed are left for the
+ * model's finiteness check (which refuses the update as a non-finite posterior) instead of failing
+ * inside the fit.
  */
 export function refitVbLinear(state: VbLinearState, fromScratch = false): void {
   mirrorUpper(state.xtx, state.dim);

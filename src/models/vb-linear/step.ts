@@ -7,6 +7,9 @@ import { refitVbLinear } from './refit.js';
 import type { VbLinearState } from './state.js';
 import type { VbLinearWorkspace } from './workspace.js';
 
+/** N counts as at least this many records per weight in the refit rule, so refits (O(d³)) come at most every refitFraction·10·d records: O(d²) per record, amortised. */
+const REFIT_SPACING = 10;
+
 /**
  * Adds a (validated) batch to the sufficient statistics (XᵀX += Xᵀ·W·X, Xᵀy += Xᵀ·W·y,
  * yᵀy += yᵀ·W·y, N += Σw; Drugowitsch eq. 7–10 need nothing else), then updates the posterior:
@@ -17,9 +20,6 @@ import type { VbLinearWorkspace } from './workspace.js';
  * E[α], O(d²) per record, on the upper triangles of XᵀX and V_N (the next refit mirrors them). XᵀX
  * is the same bit for bit either way (the terms of `gramAccumulate`, in row order).
  */
-/** N counts as at least this many records per weight in the refit rule, so refits (O(d³)) come at most every refitFraction·10·d records: O(d²) per record, amortised. */
-const REFIT_SPACING = 10;
-
 export function vbLinearStep(state: VbLinearState, batch: Batch, workspace: VbLinearWorkspace): UpdateStats {
   const { x, y, n, d, weights } = batch;
   let added = 0;

@@ -23,7 +23,7 @@ import type { VbLinearState } from './state.js';
  *
  * ARD pruning (`state.pruneThreshold` finite): when the passes have converged, each kept weight's
  * relevance is judged by the precision that maximises the marginal likelihood given the other
- * weights (Tipping & Faul 2003, eq. 20): with the sparsity and quality factors s_i = E[τ](1/V_ii − α_i)
+ * weights (Tipping & Faul 2003): with the sparsity and quality factors s_i = E[τ](1/V_ii − α_i)
  * and q_i = E[τ]·w_i/V_ii (the data's precision and precision-weighted mean for w_i alone), that
  * optimum is s_i²/(q_i² − s_i) when q_i² > s_i and ∞ otherwise. It is the fixed point that
  * scikit-learn's (MacKay's) re-estimate converges to, and that VB's E[α_i] approaches only by steps of
@@ -31,7 +31,7 @@ import type { VbLinearState } from './state.js';
  * precision of w_i, τ·α_i, as scikit-learn's threshold_lambda) is removed from the model for the rest
  * of the fit: its mean is exactly 0, its row and column of V_N (and V_N⁻¹) are 0, its α is no longer
  * updated and it leaves the bound (whose constant then counts the kept weights only). At the same
- * point a pruned weight whose optimum (from the data left unexplained by the kept ones, eq. 22–23)
+ * point a pruned weight whose optimum (from the data left unexplained by the kept ones)
  * has fallen below the threshold re-enters (once per fit), starting at that precision. A change restarts the
  * passes and the relative-change rule (the bound is of another model); judging at convergence, not
  * at an early pass, keeps a poor early E[τ] from pruning relevant weights. `warmPruned` (the last
@@ -132,7 +132,7 @@ export function fitVbLinear(state: VbLinearState, warmAlpha?: Float64Array, warm
 /**
  * {@link optimalPrecision} of a pruned weight i, which is out of V_N and w_N: s_i = E[τ](XᵀX_ii −
  * c_iᵀV_N c_i) and q_i = E[τ](Xᵀy_i − c_iᵀw_N) with c_i the column i of XᵀX (Tipping & Faul 2003,
- * eq. 22–23 with α_i = ∞). O(d²).
+ * with α_i = ∞). O(d²).
  */
 function reentryPrecision(i: number, d: number, xtx: Float64Array, xty: Float64Array, V: Float64Array, w: Float64Array, expectedTau: number): number {
   let cVc = 0;
@@ -153,7 +153,7 @@ function reentryPrecision(i: number, d: number, xtx: Float64Array, xty: Float64A
 
 /**
  * The prior precision of w_i (τ·α_i units) that maximises the marginal likelihood with the other
- * weights' q fixed (Tipping & Faul 2003, eq. 20), from V_ii, w_i and the α_i V_N is built with;
+ * weights' q fixed (Tipping & Faul 2003), from V_ii, w_i and the α_i V_N is built with;
  * Infinity when the data do not favour the weight (q_i² ≤ s_i).
  */
 function optimalPrecision(vii: number, wi: number, alphaI: number, expectedTau: number): number {
