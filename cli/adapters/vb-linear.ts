@@ -8,10 +8,11 @@ function adapter(id: 'vb-linear' | 'vb-linear-ard', ard: boolean): FitAdapter {
   return {
     id,
     task: 'regression',
-    optionKeys: ['prior', 'tol', 'maxIter'],
+    optionKeys: ard ? ['prior', 'tol', 'maxIter', 'pruneThreshold'] : ['prior', 'tol', 'maxIter'],
     fit(data, options) {
       const family = ard ? vbLinearArdFamily : vbLinearFamily;
-      const model = family.create(data.d, options as VbLinearOptions);
+      // JSON has no Infinity: `"pruneThreshold": null` turns pruning off (the reference vb_linear_fit_ard).
+      const model = family.create(data.d, (options.pruneThreshold === null ? { ...options, pruneThreshold: Infinity } : options) as VbLinearOptions);
       const batch: Batch = { x: data.x, y: data.y, n: data.n, d: data.d };
       model.update(batch);
       const p = model.posterior();

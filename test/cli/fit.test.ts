@@ -25,8 +25,10 @@ describe('vbstream fit on the VBLinLogit fixtures', () => {
     const ref = readReferenceJson('vblinlogit', `${dataset}.json`)[block];
     const out = join(work, `${model}.json`);
     const predictions = join(work, `${model}-pred.json`);
+    // The reference vb_linear_fit_ard does not prune (null: pruneThreshold Infinity).
+    const options = model === 'vb-linear-ard' ? ['--options', '{"pruneThreshold":null}'] : [];
     const run = vbstream('fit', '--model', model, '--input', referencePath('vblinlogit', `${dataset}_train.csv`), '--out', out,
-      '--predict', referencePath('vblinlogit', `${dataset}_test.csv`), '--predictions', predictions);
+      '--predict', referencePath('vblinlogit', `${dataset}_test.csv`), '--predictions', predictions, ...options);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const posterior = JSON.parse(readFileSync(out, 'utf8'));

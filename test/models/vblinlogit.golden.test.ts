@@ -40,7 +40,8 @@ describe.each(datasets.filter(([, kind]) => kind === 'linear').map(([name]) => n
   for (const [block, ard] of [['vb_linear_fit', false], ['vb_linear_fit_ard', true]] as const) {
     it(`${block}: every output, the iteration count and vb_linear_pred`, () => {
       const expected = ref[block];
-      const model = (ard ? vbLinearArdFamily : vbLinearFamily).create(train.d);
+      // The reference vb_linear_fit_ard does not prune: pruning off, as `pruneThreshold: Infinity`.
+      const model = ard ? vbLinearArdFamily.create(train.d, { pruneThreshold: Infinity }) : vbLinearFamily.create(train.d);
       model.update({ x: train.x, y: train.y, n: train.n, d: train.d });
       const p = model.posterior();
       const o = expected.outputs;

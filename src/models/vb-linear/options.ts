@@ -9,14 +9,20 @@ export interface VbLinearOptions {
   /** Maximum VB passes; default 500. */
   readonly maxIter?: number;
   /**
-   * `vb-linear-ard` only: a weight whose expected precision E[α_i] reaches this value is pruned —
-   * its posterior mean is set exactly to 0 and its row and column of the covariance to 0, and it
-   * leaves the rest of the fit (scikit-learn ARDRegression's `threshold_lambda`). Default 1e4;
-   * `Infinity` turns pruning off (the reference vb_linear_fit_ard). VB's E[α_i] of an irrelevant
-   * weight settles at a value of the order of N (unlike scikit-learn's re-estimate, which diverges),
-   * so a useful threshold depends on the data size (see the guide).
+   * `vb-linear-ard` only: a weight whose marginal-likelihood-optimal prior precision (Tipping & Faul
+   * 2003; ∞ when the data do not favour the weight; the value scikit-learn's re-estimate converges
+   * to) reaches this value is pruned — its posterior mean is set exactly to 0 and its row and column
+   * of the covariance to 0, and it leaves the rest of the fit (scikit-learn ARDRegression's
+   * `threshold_lambda`). Default 1e4; `Infinity` turns pruning off (the reference vb_linear_fit_ard).
    */
   readonly pruneThreshold?: number;
+  /**
+   * Refit q(α) (the O(d³) VB fixed point, warm-started) when the weighted records since the last
+   * refit reach this fraction of N (N counted as at least 10·d, so refits cost O(d²) per record
+   * amortised); between refits each record updates q(w, τ) exactly for the E[α] held, in O(d²).
+   * Default 0.1; 0 refits on every update (the batch VB fit after each).
+   */
+  readonly refitFraction?: number;
 }
 
 /** What each option of {@link VbLinearOptions} means. */
@@ -29,5 +35,6 @@ export const VB_LINEAR_OPTION_DOCS: OptionDocs = {
   },
   tol: 'relative change of the variational bound that stops the fit (default 1e-5)',
   maxIter: 'maximum VB passes per fit (default 500)',
-  pruneThreshold: 'vb-linear-ard only: a weight whose expected precision E[α_i] reaches this is pruned — mean exactly 0, its row and column of the covariance 0, out of the rest of the fit (scikit-learn threshold_lambda; default 1e4; Infinity: no pruning; VB\'s E[α_i] of an irrelevant weight settles near N times its feature\'s variance, so choose it for the data size)',
+  pruneThreshold: 'vb-linear-ard only: a weight whose marginal-likelihood-optimal prior precision (Tipping & Faul 2003; infinite when the data do not favour it) reaches this is pruned — mean exactly 0, its row and column of the covariance 0, out of the rest of the fit (scikit-learn threshold_lambda; default 1e4; Infinity: no pruning)',
+  refitFraction: 'refit the precisions E[α] (O(d³), warm-started) when the weighted records since the last refit reach this fraction of N (N counted as at least 10·d); between refits each record is an exact O(d²) update for the E[α] held (default 0.1; 0: refit on every update)',
 };

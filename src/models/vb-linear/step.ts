@@ -1,24 +1,85 @@
 import type { Batch } from '../../core/batch.js';
 import type { UpdateStats } from '../../core/online-model.js';
+import { dot } from '../../linalg/dot.js';
 import { gramAccumulate } from '../../linalg/gram-accumulate.js';
+import { symmetricGemv } from '../../linalg/symmetric-gemv.js';
+import { refitVbLinear } from './refit.js';
 import type { VbLinearState } from './state.js';
+import type { VbLinearWorkspace } from './workspace.js';
+
+/** N counts as at least this many records per weight in the refit rule, so refits (O(d³)) come at most every refitFraction·10·d records: O(d²) per record, amortised. */
+const REFIT_SPACING = 10;
 
 /**
- * Adds a (validated) batch to the sufficient statistics: XᵀX += Xᵀ·W·X, Xᵀy += Xᵀ·W·y,
- * yᵀy += yᵀ·W·y, N += Σw (Drugowitsch eq. 7–10 need nothing else). Rows are added in order, so a
- * stream cut into batches anywhere gives bit-identical statistics.
+ * Adds a (validated) batch to the sufficient statistics (XᵀX += Xᵀ·W·X, Xᵀy += Xᵀ·W·y,
+ * yᵀy += yᵀ·W·y, N += Σw; Drugowitsch eq. 7–10 need nothing else), then updates the posterior:
+ * a full refit (`refitVbLinear`) on the first data and when the weighted records since the last
+ * one reach `refitFraction`·max(N, 10·d), else each record in turn with E[α] held fixed — Sherman–Morrison on V_N
+ * (eq. 85), w_N ← w_N + ω·r·V_N x/(1 + ω·xᵀV_N x), ln|V_N| by the determinant lemma (eq. 86–87),
+ * a_N += ω/2 and b_N += ½·ω·r²/(1 + ω·xᵀV_N x) with r = y − w_Nᵀx: the exact posterior for that
+ * E[α], O(d²) per record, on the upper triangles of XᵀX and V_N (the next refit mirrors them). XᵀX
+ * is the same bit for bit either way (the terms of `gramAccumulate`, in row order).
  */
-export function vbLinearStep(state: VbLinearState, batch: Batch): UpdateStats {
+export function vbLinearStep(state: VbLinearState, batch: Batch, workspace: VbLinearWorkspace): UpdateStats {
   const { x, y, n, d, weights } = batch;
-  gramAccumulate(x, n, d, state.xtx, 1, weights);
-  for (let r = 0; r < n; r++) {
-    const w = weights === undefined ? 1 : weights[r];
-    const wy = w * y[r];
-    const base = r * d;
-    for (let j = 0; j < d; j++) state.xty[j] += wy * x[base + j];
-    state.yty += wy * y[r];
-    state.n += w;
-  }
+  let added = 0;
+  for (let r = 0; r < n; r++) added += weights === undefined ? 1 : weights[r];
+  const first = state.n === 0;
   state.records += n;
+  state.sinceRefit += added;
+  if (first || state.sinceRefit >= state.refitFraction * Math.max(state.n + added, REFIT_SPACING * d)) {
+    gramAccumulate(x, n, d, state.xtx, 1, weights);
+    for (let r = 0; r < n; r++) addTargets(state, x, y[r], r * d, weights === undefined ? 1 : weights[r]);
+    refitVbLinear(state);
+  } else {
+    for (let r = 0; r < n; r++) addRecord(state, workspace, x, y[r], r * d, weights === undefined ? 1 : weights[r]);
+    state.an = state.prior.a0 + state.n / 2;
+  }
   return { records: n };
+}
+
+/** Xᵀy, yᵀy and N of one record. */
+function addTargets(state: VbLinearState, x: Float64Array, y: number, base: number, omega: number): void {
+  const wy = omega * y;
+  for (let j = 0; j < state.dim; j++) state.xty[j] += wy * x[base + j];
+  state.yty += wy * y;
+  state.n += omega;
+}
+
+/** One record into the statistics and into q(w, τ) with E[α] held (the rank-one updates of the upper triangles of XᵀX and V_N in one sweep). */
+function addRecord(state: VbLinearState, workspace: VbLinearWorkspace, x: Float64Array, y: number, base: number, omega: number): void {
+  const d = state.dim;
+  const { xtx, V, w } = state;
+  addTargets(state, x, y, base, omega);
+  const reuse = predictedHere(workspace, x, base, d);
+  const u = reuse ? workspace.predictedVx : workspace.scratch;
+  if (!reuse) symmetricGemv(V, d, x, u, base);
+  const xVx = dot(x, u, d, base);
+  const residual = y - dot(w, x, d, 0, base);
+  const denominator = 1 + omega * xVx;
+  const shrink = -omega / denominator;
+  // The upper triangles only (the next refit mirrors them): XᵀX gets (ω·x_i)·x_j as in
+  // gramAccumulate, V_N gets shrink·(u_i·u_j).
+  for (let i = 0; i < d; i++) {
+    const row = i * d;
+    const wxi = omega * x[base + i];
+    const ui = u[i];
+    for (let j = i; j < d; j++) {
+      xtx[row + j] += wxi * x[base + j];
+      V[row + j] += shrink * (ui * u[j]);
+    }
+  }
+  const gain = (omega * residual) / denominator;
+  for (let j = 0; j < d; j++) w[j] += gain * u[j];
+  state.logDetV -= Math.log1p(omega * xVx);
+  state.bn += (0.5 * omega * residual * residual) / denominator;
+}
+
+/** Whether the workspace holds V_N·x for this x (the record just predicted, the state unchanged since); the cache is used once. */
+function predictedHere(workspace: VbLinearWorkspace, x: Float64Array, base: number, d: number): boolean {
+  if (!workspace.predictedValid) return false;
+  workspace.predictedValid = false;
+  const { predictedX } = workspace;
+  for (let j = 0; j < d; j++) if (predictedX[j] !== x[base + j]) return false;
+  return true;
 }

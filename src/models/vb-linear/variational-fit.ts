@@ -2,7 +2,7 @@ import { dot } from '../../linalg/dot.js';
 import { gemv } from '../../linalg/gemv.js';
 import { quadraticForm } from '../../linalg/quadratic-form.js';
 import { spdInverse } from '../../linalg/spd-inverse.js';
-import { trace } from '../../linalg/trace.js';
+import { updateExpectedAlpha } from './alpha-update.js';
 import { vbLinearBoundConstant, vbLinearBoundWithoutConstants } from './objective.js';
 import type { VbLinearPosterior } from './posterior.js';
 import type { VbLinearState } from './state.js';
@@ -21,17 +21,24 @@ import type { VbLinearState } from './state.js';
  * stopping rule is the same, so the result agrees with the cold fit to the fit's own tolerance.
  * Without it the fit is the reference's, bit for bit.
  *
- * ARD pruning (`state.pruneThreshold` finite; scikit-learn's ARDRegression threshold_lambda): from
- * the second pass on, a weight whose E[α_i] has reached the threshold is removed from the model for
- * the rest of the fit: its mean is exactly 0, its row and column of V_N (and V_N⁻¹) are 0, its α
- * is no longer updated and it leaves the bound (whose constant then counts the kept weights only).
- * A pass that prunes restarts the relative-change rule (the bound is of a smaller model). Unlike
- * scikit-learn's (MacKay's) re-estimate, which diverges for an irrelevant weight, VB's E[α_i] of an
- * irrelevant weight typically settles at a finite value of the order of N (the weight's data
- * precision), so a threshold prunes such weights once N is large enough or the threshold low enough.
+ * ARD pruning (`state.pruneThreshold` finite): when the passes have converged, each kept weight's
+ * relevance is judged by the precision that maximises the marginal likelihood given the other
+ * weights (Tipping & Faul 2003): with the sparsity and quality factors s_i = E[τ](1/V_ii − α_i)
+ * and q_i = E[τ]·w_i/V_ii (the data's precision and precision-weighted mean for w_i alone), that
+ * optimum is s_i²/(q_i² − s_i) when q_i² > s_i and ∞ otherwise. It is the fixed point that
+ * scikit-learn's (MacKay's) re-estimate converges to, and that VB's E[α_i] approaches only by steps of
+ * the order of N per pass; a weight whose optimum reaches the threshold (in the units of a prior
+ * precision of w_i, τ·α_i, as scikit-learn's threshold_lambda) is removed from the model for the rest
+ * of the fit: its mean is exactly 0, its row and column of V_N (and V_N⁻¹) are 0, its α is no longer
+ * updated and it leaves the bound (whose constant then counts the kept weights only). At the same
+ * point a pruned weight whose optimum (from the data left unexplained by the kept ones)
+ * has fallen below the threshold re-enters (once per fit), starting at that precision. A change restarts the
+ * passes and the relative-change rule (the bound is of another model); judging at convergence, not
+ * at an early pass, keeps a poor early E[τ] from pruning relevant weights. `warmPruned` (the last
+ * fit's pruned weights) starts a warm refit with them out.
  */
 
-export function fitVbLinear(state: VbLinearState, warmAlpha?: Float64Array): VbLinearPosterior {
+export function fitVbLinear(state: VbLinearState, warmAlpha?: Float64Array, warmPruned?: ArrayLike<number>): VbLinearPosterior {
   const { dim: d, ard, prior, xtx, xty, yty, n } = state;
   const an = state.prior.a0 + n / 2;
   const cn = ard ? prior.c0 + 0.5 : prior.c0 + d / 2;
@@ -39,37 +46,38 @@ export function fitVbLinear(state: VbLinearState, warmAlpha?: Float64Array): VbL
   const threshold = ard ? state.pruneThreshold : Infinity;
   const expectedAlpha = new Float64Array(alphaCount).fill(prior.c0 / prior.d0);
   if (warmAlpha !== undefined && warmAlpha.length === alphaCount && warmAlpha.every((a) => a > 0 && Number.isFinite(a))) {
-    // A weight pruned by the last fit restarts at the threshold, so this fit decides afresh.
     for (let i = 0; i < alphaCount; i++) expectedAlpha[i] = Math.min(warmAlpha[i], threshold);
   }
   const pruning = Number.isFinite(threshold);
   const pruned = new Uint8Array(d);
   let prunedCount = 0;
+  if (pruning && warmPruned !== undefined) for (let i = 0; i < d; i++) if (warmPruned[i] === 1) { pruned[i] = 1; prunedCount++; }
+  const reentered = new Uint8Array(d);
+  const alphaOfV = new Float64Array(alphaCount);
   const rhs = pruning ? xty.slice() : xty;
   const invV = new Float64Array(d * d);
   const V = new Float64Array(d * d);
   const factor = new Float64Array(d * d);
+  const compact = pruning ? new Float64Array(2 * d * d) : factor;
   const w = new Float64Array(d);
   let logDetV = 0;
   let bn = 0;
+  let expectedTau = 0;
   let L = 0;
   let lLast = -Number.MAX_VALUE;
   let iterations = 0;
   let stopReason: VbLinearPosterior['stopReason'] = 'max-iterations';
   for (let iter = 1; iter <= state.maxIter; iter++) {
     iterations = iter;
-    if (iter > 1 && prunedCount < d && pruning) {
-      let newly = 0;
-      for (let i = 0; i < d; i++) if (pruned[i] === 0 && expectedAlpha[i] >= threshold) { pruned[i] = 1; newly++; }
-      if (newly > 0) { prunedCount += newly; lLast = -Number.MAX_VALUE; }
-    }
+    alphaOfV.set(expectedAlpha);
     invV.set(xtx);
     for (let i = 0; i < d; i++) invV[i * d + i] += ard ? expectedAlpha[i] : expectedAlpha[0];
-    if (prunedCount > 0) isolatePruned(invV, d, pruned, 1);
-    logDetV = -spdInverse(invV, d, V, factor, { what: 'posterior precision V_N⁻¹' });
     if (prunedCount > 0) {
-      isolatePruned(V, d, pruned, 0);
+      logDetV = -inverseOfKept(invV, d, pruned, V, compact, factor);
+      isolatePruned(invV, d, pruned, 1);
       for (let i = 0; i < d; i++) rhs[i] = pruned[i] === 1 ? 0 : xty[i];
+    } else {
+      logDetV = -spdInverse(invV, d, V, factor, { what: 'posterior precision V_N⁻¹' });
     }
     gemv(V, d, d, rhs, w);
     const wXty = dot(w, xty, d);
@@ -80,37 +88,109 @@ export function fitVbLinear(state: VbLinearState, warmAlpha?: Float64Array): VbL
     if (ard) for (let i = 0; i < d; i++) penalty += expectedAlpha[i] * w[i] * w[i];
     else penalty = expectedAlpha[0] * ww;
     bn = prior.b0 + 0.5 * (sse + penalty);
-    const expectedTau = an / bn;
-    let sumLogDn = 0;
-    if (ard) {
-      for (let i = 0; i < d; i++) {
-        if (pruned[i] === 1) continue;
-        const dn = prior.d0 + 0.5 * (expectedTau * w[i] * w[i] + V[i * d + i]);
-        expectedAlpha[i] = cn / dn;
-        sumLogDn += Math.log(dn);
-      }
-    } else {
-      const dn = prior.d0 + 0.5 * (expectedTau * ww + trace(V, d));
-      expectedAlpha[0] = cn / dn;
-      sumLogDn = Math.log(dn);
-    }
+    expectedTau = an / bn;
+    const sumLogDn = updateExpectedAlpha(state, w, V, expectedTau, pruned, expectedAlpha);
     let traceXtxV = 0;
     for (let i = 0; i < d * d; i++) traceXtxV += xtx[i] * V[i];
     L = vbLinearBoundWithoutConstants({ expectedTau, sse, traceXtxV, logDetV: logDetV, an, bn, cn, sumLogDn, alphaCount: alphaCount - prunedCount }, prior);
     if (lLast > L) {
       const roundOff = 1e-10 * Math.abs(L) + 1e-12 * expectedTau * (yty + 2 * Math.abs(wXty) + wXtXw);
       stopReason = lLast - L > roundOff ? 'bound-decreased' : 'converged';
-      break;
-    }
-    if (Math.abs(lLast - L) < Math.abs(state.tol * L)) {
+    } else if (Math.abs(lLast - L) < Math.abs(state.tol * L)) {
       stopReason = 'converged';
-      break;
+    } else {
+      lLast = L;
+      continue;
     }
-    lLast = L;
+    if (stopReason === 'converged' && pruning) {
+      let changed = 0;
+      for (let i = 0; i < d; i++) {
+        if (pruned[i] === 1) {
+          if (reentered[i] === 1) continue;
+          const precision = reentryPrecision(i, d, xtx, xty, V, w, expectedTau);
+          if (precision < threshold) { pruned[i] = 2; reentered[i] = 1; expectedAlpha[i] = precision / expectedTau; changed++; }
+        } else if (optimalPrecision(V[i * d + i], w[i], alphaOfV[i], expectedTau) >= threshold) {
+          pruned[i] = 1;
+          changed++;
+        }
+      }
+      if (changed > 0) {
+        prunedCount = 0;
+        for (let i = 0; i < d; i++) if (pruned[i] === 2) pruned[i] = 0; else prunedCount += pruned[i];
+        lLast = -Number.MAX_VALUE;
+        stopReason = 'max-iterations';
+        continue;
+      }
+    }
+    break;
   }
   L += vbLinearBoundConstant(n, d - prunedCount, alphaCount - prunedCount, prior);
   if (prunedCount > 0) isolatePruned(invV, d, pruned, 0);
-  return { w, V, invV, logDetV, an, bn, E_a: expectedAlpha, L, iterations, stopReason, pruned };
+  return { w, V, invV, logDetV, an, bn, E_a: expectedAlpha, alpha: alphaOfV, L, iterations, stopReason, pruned };
+}
+
+/**
+ * {@link optimalPrecision} of a pruned weight i, which is out of V_N and w_N: s_i = E[τ](XᵀX_ii −
+ * c_iᵀV_N c_i) and q_i = E[τ](Xᵀy_i − c_iᵀw_N) with c_i the column i of XᵀX (Tipping & Faul 2003,
+ * with α_i = ∞). O(d²).
+ */
+function reentryPrecision(i: number, d: number, xtx: Float64Array, xty: Float64Array, V: Float64Array, w: Float64Array, expectedTau: number): number {
+  let cVc = 0;
+  let cw = 0;
+  for (let a = 0; a < d; a++) {
+    const ca = xtx[a * d + i];
+    if (ca === 0) continue;
+    let row = 0;
+    for (let b = 0; b < d; b++) row += V[a * d + b] * xtx[b * d + i];
+    cVc += ca * row;
+    cw += ca * w[a];
+  }
+  const s = expectedTau * (xtx[i * d + i] - cVc);
+  const q = expectedTau * (xty[i] - cw);
+  const excess = q * q - s;
+  return excess > 0 ? (s * s) / excess : Infinity;
+}
+
+/**
+ * The prior precision of w_i (τ·α_i units) that maximises the marginal likelihood with the other
+ * weights' q fixed (Tipping & Faul 2003), from V_ii, w_i and the α_i V_N is built with;
+ * Infinity when the data do not favour the weight (q_i² ≤ s_i).
+ */
+function optimalPrecision(vii: number, wi: number, alphaI: number, expectedTau: number): number {
+  const s = expectedTau * (1 / vii - alphaI);
+  const q = (expectedTau * wi) / vii;
+  const excess = q * q - s;
+  return excess > 0 ? (s * s) / excess : Infinity;
+}
+
+/**
+ * V_N of the kept weights only: the kept rows and columns of `invV` gathered into a k×k block,
+ * inverted (O(k³), so a pass costs less as weights are pruned) and scattered into `V`, which is 0
+ * on the pruned rows and columns. Returns ln|V_N⁻¹| of the kept block. `compact` holds 2·d² values.
+ */
+function inverseOfKept(invV: Float64Array, d: number, pruned: Uint8Array, V: Float64Array, compact: Float64Array, factor: Float64Array): number {
+  let k = 0;
+  for (let i = 0; i < d; i++) if (pruned[i] === 0) k++;
+  V.fill(0);
+  if (k === 0) return 0;
+  const block = compact.subarray(0, k * k);
+  const inverse = compact.subarray(d * d, d * d + k * k);
+  let a = 0;
+  for (let i = 0; i < d; i++) {
+    if (pruned[i] === 1) continue;
+    let b = 0;
+    for (let j = 0; j < d; j++) if (pruned[j] === 0) block[a * k + b++] = invV[i * d + j];
+    a++;
+  }
+  const logDet = spdInverse(block, k, inverse, factor.subarray(0, k * k), { what: 'posterior precision V_N⁻¹' });
+  a = 0;
+  for (let i = 0; i < d; i++) {
+    if (pruned[i] === 1) continue;
+    let b = 0;
+    for (let j = 0; j < d; j++) if (pruned[j] === 0) V[i * d + j] = inverse[a * k + b++];
+    a++;
+  }
+  return logDet;
 }
 
 /** Zeroes the rows and columns of the pruned weights in the d×d matrix `m` and puts `diagonal` on their diagonal entries. */

@@ -1,40 +1,42 @@
 import { cholesky } from '../../linalg/cholesky.js';
+import { mirrorUpper } from '../../linalg/mirror-upper.js';
 import type { VbLinearPosterior } from './posterior.js';
+import { vbLinearPosteriorOf } from './posterior-of.js';
 import type { VbLinearState } from './state.js';
-import { fitVbLinear } from './variational-fit.js';
 
 /**
- * What a vb-linear model caches: the VB fit of the current statistics and the Cholesky factor of
- * its V_N (computed on demand), both dropped when the statistics change, and the warm start: E[α]
- * of the last fit, kept across changes, from which the next fit starts its fixed-point iteration
- * (so a predict after a one-record update costs a few VB passes, not a fit from c0/d0). A model
- * whose posterior was never read (a fresh, restored or cloned model) fits from scratch, exactly
- * the reference's fit.
+ * What a vb-linear model caches: the posterior view of the state (with V_N⁻¹, E[α] and the bound,
+ * computed on demand), the Cholesky factor of V_N (for draws) and the last predicted x with V_N·x
+ * (test-then-train updates with the record just predicted), all dropped when the state changes,
+ * and the scratch vector V_N·x of the per-record update.
  */
 export interface VbLinearWorkspace {
   posterior: VbLinearPosterior | undefined;
   covarianceFactor: Float64Array | undefined;
-  warmAlpha: Float64Array | undefined;
+  readonly scratch: Float64Array;
+  /** The last predicted x and V_N·x (valid until the state changes): an update with that record reuses them. */
+  readonly predictedX: Float64Array;
+  readonly predictedVx: Float64Array;
+  predictedValid: boolean;
 }
 
 /** An empty workspace. */
-export function vbLinearWorkspace(): VbLinearWorkspace {
-  return { posterior: undefined, covarianceFactor: undefined, warmAlpha: undefined };
+export function vbLinearWorkspace(state: VbLinearState): VbLinearWorkspace {
+  return { posterior: undefined, covarianceFactor: undefined, scratch: new Float64Array(state.dim),
+    predictedX: new Float64Array(state.dim), predictedVx: new Float64Array(state.dim), predictedValid: false,
+  };
 }
 
-/** Marks the fit stale (after a change of the statistics); the warm start stays. */
+/** Drops the caches (after a change of the state). */
 export function resetVbLinearWorkspace(workspace: VbLinearWorkspace): void {
   workspace.posterior = undefined;
   workspace.covarianceFactor = undefined;
+  workspace.predictedValid = false;
 }
 
-/** The fitted posterior of `state`, cached in the workspace until the statistics change; the fit starts from the last fit's E[α]. */
+/** The posterior of `state` (a copy, with V_N⁻¹, E[α] and the bound), cached until the state changes. */
 export function vbLinearPosterior(state: VbLinearState, workspace: VbLinearWorkspace): VbLinearPosterior {
-  if (workspace.posterior === undefined) {
-    const posterior = fitVbLinear(state, workspace.warmAlpha);
-    workspace.posterior = posterior;
-    if (posterior.stopReason === 'converged') workspace.warmAlpha = posterior.E_a;
-  }
+  workspace.posterior ??= vbLinearPosteriorOf(state);
   return workspace.posterior;
 }
 
@@ -43,7 +45,9 @@ export function vbLinearCovarianceFactor(state: VbLinearState, workspace: VbLine
   if (workspace.covarianceFactor === undefined) {
     const d = state.dim;
     const factor = new Float64Array(d * d);
-    const { V, pruned } = vbLinearPosterior(state, workspace);
+    const { pruned } = state;
+    const V = state.V.slice();
+    mirrorUpper(V, d);
     if (pruned.includes(1)) {
       // V_N is 0 on the pruned rows and columns: factor it with 1 on their diagonal, then zero those.
       const full = V.slice();

@@ -26,10 +26,13 @@ function fitted(upTo: number): Float64Array {
   return model.posteriorMean();
 }
 
+/** The latest snapshot's offset, record count and the batch fit of the statistics it holds (vb-linear's merge into an empty model fits them from scratch). */
 function latestState(store: InMemorySnapshotStore): { nextOffset: unknown; records: number; mean: Float64Array } {
   const { snapshot, meta } = decodeSnapshot(store.saved.at(-1)?.bytes as Uint8Array);
   const model = getFamily('vb-linear').restore(snapshot);
-  return { nextOffset: meta.nextOffset, records: model.recordsSeen, mean: model.posteriorMean() };
+  const batch = getFamily('vb-linear').create(3);
+  batch.merge!(model);
+  return { nextOffset: meta.nextOffset, records: model.recordsSeen, mean: batch.posteriorMean() };
 }
 
 describe('PartitionedLearner delivery logic (in-memory port)', () => {
