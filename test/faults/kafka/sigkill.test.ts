@@ -35,14 +35,15 @@ const RECORDS: { readonly [id: string]: number } = { 'gp-exact': 300 };
  * How far a killed-and-restarted run's posterior mean may lie from an uninterrupted run's (largest
  * difference over the coefficients, relative to the largest coefficient) for families whose
  * posterior depends on the batch boundaries. Streaming VB that fits each batch with the current
- * posterior as its prior (vb-logit, pg-logit sda, the vi-per family) moves by round-off to 1e-3;
+ * posterior as its prior (vb-logit, pg-logit sda, the vi-per family) moves by round-off to 1e-3,
+ * and so does vb-linear, whose statistics are exact but whose E[α] is refitted on a schedule of records;
  * optimiser steps per batch (direct-logit, the sparse GPs) by up to a few percent; the exact GP
  * refits its hyperparameters from where they are, to its tolerance. `direct` declares itself
  * dependent because of `refitEvery`; with the default (0) its state is sufficient statistics, so a
  * restart changes only round-off.
  */
 const CHUNK_DEPENDENCE: { readonly [id: string]: number } = {
-  'vb-logit': 1e-3, 'vb-logit-ard': 1e-3, 'pg-logit': 1e-3,
+  'vb-linear': 1e-3, 'vb-linear-ard': 1e-3, 'vb-logit': 1e-3, 'vb-logit-ard': 1e-3, 'pg-logit': 1e-3,
   'vi-per': 1e-3, 'vi-per-mf': 1e-3, 'vi-gh': 1e-3, 'vi-mc': 1e-2,
   direct: 1e-10, 'direct-logit': 0.05, 'sparse-gp': 0.1, 'sparse-gp-classifier': 0.1, 'sparse-gp-count': 0.1, 'gp-exact': 0.05,
 };
