@@ -1,0 +1,11 @@
+export type { BanditDecision, PropensityMethod } from './bandit-decision.js';
+export type { ActionDistribution, BanditPolicy, PlayedArm } from './bandit-policy.js';
+export { ArmFeatureMap, type ArmLayout } from './arm-layout.js';
+export { BANDIT_ARM_MODELS, BANDIT_FAMILY_OPTIONS, createArmModels, type ArmModelSpec, type RewardKind } from './arm-model-spec.js';
+export { ThompsonPolicy, type ThompsonPolicyOptions } from './thompson-policy.js';
+export { LinUcbPolicy, type LinUcbPolicyOptions } from './lin-ucb-policy.js';
+export { EpsilonGreedyPolicy, type EpsilonGreedyPolicyOptions } from './epsilon-greedy-policy.js';
+export { restorePolicy } from './restore-policy.js';
+export { SimulatedBandit, type SimulatedBanditOptions } from './simulated-bandit.js';
+export { simulateBandit, type RegretCurve } from './simulate-bandit.js';
+export { DEFAULT_REWARD_MODEL, evaluatePolicy, type LoggedDecision, type OffPolicyEstimates, type OffPolicyOptions, type PolicyValueEstimate } from './off-policy-evaluation.js';
