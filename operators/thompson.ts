@@ -13,6 +13,8 @@ export interface ThompsonOptions {
   readonly seed: number;
   /** Joint posterior draws behind each decision's Monte Carlo propensity (default 100, see `ThompsonPolicy`). */
   readonly propensityDraws?: number;
+  /** Scale of the draws about the posterior mean (`ThompsonPolicy`'s `exploration`); default 1: the posteriors as they are. */
+  readonly exploration?: number;
   /** Receives contexts that cannot be scored (wrong width, non-finite). */
   readonly badRecords?: BadRecordSink;
 }
@@ -32,8 +34,8 @@ export function thompson<T extends { readonly x: Float64Array; readonly row?: nu
   for (const [i, model] of models.entries()) {
     if (model.dim !== dim) throw new ConfigError(`arm "${ids[i]}" has ${model.dim} features, the first arm ${dim}`, { field: 'arms', value: ids[i] });
   }
-  const policyOptions = { seed: options.seed, models, propensityDraws: options.propensityDraws };
-  new ThompsonPolicy(policyOptions);
+  const policyOptions = { seed: options.seed, models, propensityDraws: options.propensityDraws, exploration: options.exploration ?? 1 };
+  void new ThompsonPolicy(policyOptions); // refuses bad options when the operator is made, not at subscription
   return (source) => defer(() => {
     const policy = new ThompsonPolicy(policyOptions);
     const usable = (context: T): boolean => {
