@@ -3,7 +3,7 @@ import { InputError } from '../core/input-error.js';
 import type { OnlineModel } from '../core/online-model.js';
 import { normalQuantile } from '../special/normal-quantile.js';
 import { createArmModels, type ArmModelSpec } from './arm-model-spec.js';
-import type { ActionDistribution } from './bandit-policy.js';
+import type { ActionDistribution, BanditPolicy } from './bandit-policy.js';
 
 /** One logged decision: the context, the arm the logging policy played, its propensity, the reward seen. */
 export interface LoggedDecision {
@@ -40,6 +40,12 @@ export interface OffPolicyOptions {
   readonly level?: number;
   /** The doubly-robust reward model r̂(x, a), one model per arm of any registered regression or classification family (default vb-linear with the bandit hyperpriors). */
   readonly rewardModel?: ArmModelSpec;
+  /**
+   * Progressive evaluation: the candidate (a policy) learns each logged decision right after its
+   * action probabilities for it are read, so the estimate is of the policy as it would have learnt
+   * online from this traffic (default false: the candidate as it stands).
+   */
+  readonly learnFromLogs?: boolean;
 }
 
 /** The default reward model of the doubly-robust estimate: Bayesian linear regression per arm, fine for 0/1 and real rewards. */
@@ -57,7 +63,9 @@ export const DEFAULT_REWARD_MODEL: ArmModelSpec = { family: 'vb-linear' };
  * IPS and DR, and the delta-method √(Σ w_i²(r_i − V̂)²)/Σ w_i for SNIPS.
  * `candidate.actionProbabilities` is called once per logged decision (in log order).
  */
-export function evaluatePolicy(logs: readonly LoggedDecision[], candidate: ActionDistribution, options: OffPolicyOptions = {}): OffPolicyEstimates {
+export function evaluatePolicy(logs: readonly LoggedDecision[], candidate: ActionDistribution | BanditPolicy, options: OffPolicyOptions = {}): OffPolicyEstimates {
+  const learner = options.learnFromLogs === true ? candidate as Partial<BanditPolicy> : undefined;
+  if (learner !== undefined && typeof learner.learn !== 'function') throw new ConfigError('learnFromLogs needs a candidate policy that can learn', { field: 'learnFromLogs' });
   const level = options.level ?? 0.95;
   if (!(level > 0 && level < 1)) throw new ConfigError('level must be in (0, 1)', { field: 'level', value: level });
   const n = logs.length;
@@ -72,7 +80,10 @@ export function evaluatePolicy(logs: readonly LoggedDecision[], candidate: Actio
     if (!Number.isFinite(log.reward)) throw new InputError('reward must be finite', { row, field: 'reward', value: log.reward });
   }
   const target = new Float64Array(n * k);
-  for (let i = 0; i < n; i++) target.set(candidate.actionProbabilities(logs[i].context), i * k);
+  for (let i = 0; i < n; i++) {
+    target.set(candidate.actionProbabilities(logs[i].context), i * k);
+    learner?.learn!(logs[i], logs[i].reward);
+  }
   const predicted = crossFittedRewards(logs, k, dim, options.rewardModel ?? DEFAULT_REWARD_MODEL);
 
   const weights = Float64Array.from(logs, (log, i) => target[i * k + log.arm] / log.propensity);

@@ -64,11 +64,21 @@ export class SimulatedBandit {
   }
 
   /**
-   * Draws the reward of playing `arm` at x. One uniform (logistic) or one normal (gaussian) per call,
-   * whatever the arm, so the reward noise does not depend on the policy.
+   * Draws the reward of every arm at x from one draw — a uniform (logistic) or a normal (gaussian) —
+   * whatever is played, so the reward noise does not depend on the policy.
    */
+  rewardsAt(x: Float64Array): Float64Array {
+    const means = this.expectedRewards(x);
+    if (this.rewards === 'logistic') {
+      const u = this.rewardRng.nextDouble();
+      return means.map((p) => (u < p ? 1 : 0));
+    }
+    const z = this.rewardRng.normal();
+    return means.map((mean) => mean + this.noise * z);
+  }
+
+  /** Draws the reward of playing `arm` at x (one entry of {@link SimulatedBandit.rewardsAt}). */
   reward(x: Float64Array, arm: number): number {
-    const mean = this.expectedRewards(x)[arm];
-    return this.rewards === 'logistic' ? (this.rewardRng.nextDouble() < mean ? 1 : 0) : mean + this.noise * this.rewardRng.normal();
+    return this.rewardsAt(x)[arm];
   }
 }

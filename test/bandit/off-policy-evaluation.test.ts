@@ -94,5 +94,6 @@ describe('off-policy evaluation (IPS, SNIPS, DR) against a known logging policy'
     expect(() => evaluatePolicy([...good, { ...good[0], propensity: 0 }], candidate)).toThrow(/propensity must be in \(0, 1\] \(row 11/);
     expect(() => evaluatePolicy([...good, { ...good[0], arm: 3 }], candidate)).toThrow(/arm must be an integer/);
     expect(() => evaluatePolicy(good, candidate, { level: 1 })).toThrow(/level/);
+    expect(() => evaluatePolicy(good, candidate, { learnFromLogs: true })).toThrow(/a candidate policy that can learn/);
   });
 });
