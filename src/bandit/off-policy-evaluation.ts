@@ -2,7 +2,9 @@ import { ConfigError } from '../core/config-error.js';
 import { InputError } from '../core/input-error.js';
 import type { OnlineModel } from '../core/online-model.js';
 import { normalQuantile } from '../special/normal-quantile.js';
-import { createArmModels, type ArmModelSpec } from './arm-model-spec.js';
+import type { ArmModelSpec } from './arm-model-spec.js';
+import { createArmModels } from './create-arm-models.js';
+import { DEFAULT_REWARD_MODEL } from './default-reward-model.js';
 import type { ActionDistribution, BanditPolicy } from './bandit-policy.js';
 
 /** One logged decision: the context, the arm the logging policy played, its propensity, the reward seen. */
@@ -47,9 +49,6 @@ export interface OffPolicyOptions {
    */
   readonly learnFromLogs?: boolean;
 }
-
-/** The default reward model of the doubly-robust estimate: Bayesian linear regression per arm, fine for 0/1 and real rewards. */
-export const DEFAULT_REWARD_MODEL: ArmModelSpec = { family: 'vb-linear' };
 
 /**
  * Off-policy estimates of the value V(π) = E_x Σ_a π(a | x)·E[r | x, a] of a candidate policy π from
