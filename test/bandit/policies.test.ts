@@ -12,6 +12,7 @@ const policies: [string, () => BanditPolicy][] = [
   ['thompson (vb-logit-online arms)', () => new ThompsonPolicy({ arms: ARMS, dim: DIM, seed: 5, propensityDraws: 20 })],
   ['thompson (hybrid, one shared vb-logit-online model)', () => new ThompsonPolicy({ arms: ARMS, dim: DIM, seed: 5, layout: 'hybrid', armFeatures: [[1, 0.5], [0, 1], [-1, 0.5]], propensityDraws: 20, forget: 0.999 })],
   ['LinUCB', () => new LinUcbPolicy({ arms: ARMS, dim: DIM, alpha: 0.7, seed: 5 })],
+  ['LinUCB (hybrid)', () => new LinUcbPolicy({ arms: ARMS, dim: DIM, seed: 5, layout: 'hybrid', armFeatures: [[1, 0.5], [0, 1], [-1, 0.5]] })],
   ['epsilon-greedy', () => new EpsilonGreedyPolicy({ arms: ARMS, dim: DIM, seed: 5, epsilon: 0.2 })],
 ];
 
@@ -147,6 +148,17 @@ describe('arm layouts', () => {
     const half = shared.cumulative[749];
     expect(shared.cumulative[1499] - half).toBeLessThan(half);
     expect(shared.cumulative[1499]).toBeLessThan(greedy.cumulative[1499]);
+  });
+
+  it('LinUCB over one-hot arm features in one shared ridge regression is disjoint LinUCB (block-diagonal A)', () => {
+    const world = { arms: ARMS, dim: DIM, seed: 12 };
+    const disjoint = new LinUcbPolicy({ arms: ARMS, dim: DIM, seed: 1 });
+    const shared = new LinUcbPolicy({ arms: ARMS, dim: DIM, seed: 1, layout: 'shared', armFeatures: oneHot });
+    const a = simulateBandit(disjoint, world, 300);
+    const b = simulateBandit(shared, world, 300);
+    expect(b.cumulative[299]).toBeCloseTo(a.cumulative[299], 9);
+    const x = new SimulatedBandit(world).context();
+    disjoint.upperBounds(x).forEach((u, arm) => expect(shared.upperBounds(x)[arm]).toBeCloseTo(u, 12));
   });
 
   it('refuses what cannot work: a family without a linear predictor, forgetting without forget(), bad options', () => {
