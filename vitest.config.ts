@@ -13,6 +13,7 @@ export default defineConfig({
       { find: /^vbstream\/monitoring$/, replacement: here('./monitoring/index.ts') },
       { find: /^vbstream\/files$/, replacement: here('./connectors/file/index.ts') },
       { find: /^vbstream\/linalg$/, replacement: here('./src/linalg/index.ts') },
+      { find: /^vbstream\/bandit$/, replacement: here('./src/bandit/index.ts') },
     ],
   },
   test: {

@@ -75,6 +75,19 @@ export const COMMAND_HELP: { readonly [command: string]: CommandHelp } = {
     ],
     example: 'vbstream kafka:combine --brokers 127.0.0.1:9092 --topic events --family vb-linear --dim 10',
   },
+  'bandit:evaluate': {
+    summary: 'off-policy evaluation: IPS, SNIPS and doubly-robust estimates (with intervals) of a bandit policy\'s value from logged decisions',
+    usage: 'vbstream bandit:evaluate --decisions <file.jsonl> --policy <thompson|linucb|epsilon-greedy> [--options \'<json>\'] [--reward-model \'<json>\'] [--level 0.95] [--json]',
+    options: [
+      ['--decisions <file>', 'JSON lines {"context": [...], "arm": a, "propensity": p, "reward": r}: what the logging policy played, with P(arm | context) > 0'],
+      ['--policy <name>', 'the candidate: thompson, linucb or epsilon-greedy; it learns each logged decision after scoring it (progressive evaluation)'],
+      ['--options <json>', 'the candidate\'s options (vbstream/bandit: seed, rewards, model, exploration, alpha, epsilon, …). Default: {} (arms from the log, seed 1)'],
+      ['--reward-model <json>', 'the doubly-robust reward model, {"family": id, "options": {...}}, one per arm, cross-fitted. Default: {"family": "vb-linear"}'],
+      ['--level <p>', 'coverage of the normal-approximation intervals. Default: 0.95'],
+      ['--json', 'print JSON instead of text'],
+    ],
+    example: 'vbstream bandit:evaluate --decisions decisions.jsonl --policy thompson --options \'{"rewards": "binary", "seed": 7}\'',
+  },
 };
 
 /** The full help of a command, as `vbstream <command> --help` prints it. */

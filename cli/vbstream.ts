@@ -2,6 +2,7 @@
 import { VbstreamError } from '../src/core/vbstream-error.js';
 import { readFileSync } from 'node:fs';
 import { COMMAND_HELP, formatCommandHelp } from './command-help.js';
+import { banditEvaluateCommand } from './commands/bandit-evaluate.js';
 import { fitCommand } from './commands/fit.js';
 import { kafkaCombineCommand } from './commands/kafka-combine.js';
 import { kafkaProduceCommand } from './commands/kafka-produce.js';
@@ -16,6 +17,7 @@ const COMMANDS: { readonly [command: string]: (argv: string[]) => number | Promi
   models: (argv) => modelsCommand(argv),
   'kafka:produce': kafkaProduceCommand,
   'kafka:combine': kafkaCombineCommand,
+  'bandit:evaluate': (argv) => banditEvaluateCommand(argv),
 };
 
 const width = Math.max(...Object.keys(COMMAND_HELP).map((command) => command.length));

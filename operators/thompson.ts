@@ -1,26 +1,30 @@
 import { defer, filter, map, type OperatorFunction } from 'rxjs';
+import { ThompsonPolicy } from '../src/bandit/thompson-policy.js';
 import { ConfigError } from '../src/core/config-error.js';
 import { InputError } from '../src/core/input-error.js';
-import { dot } from '../src/linalg/dot.js';
 import type { OnlineModel } from '../src/core/online-model.js';
 import { ShapeError } from '../src/core/shape-error.js';
-import { Rng } from '../src/rng/rng.js';
 import type { BadRecordSink } from './bad-record.js';
 import type { ThompsonDecision } from './thompson-decision.js';
 
 /** Options of {@link thompson}. */
 export interface ThompsonOptions {
-  /** Seed of the sampling generator; each subscription starts from it, so decisions replay. */
+  /** Seed of the policy's generator; each subscription starts from it, so decisions replay. */
   readonly seed: number;
+  /** Joint posterior draws behind each decision's Monte Carlo propensity (default 100, see `ThompsonPolicy`). */
+  readonly propensityDraws?: number;
+  /** Scale of the draws about the posterior mean (`ThompsonPolicy`'s `exploration`); default 1: the posteriors as they are. */
+  readonly exploration?: number;
   /** Receives contexts that cannot be scored (wrong width, non-finite). */
   readonly badRecords?: BadRecordSink;
 }
 
 /**
- * Thompson sampling over arms whose rewards follow a linear-predictor family: for each context x,
- * draws θ from every arm's current posterior (`model.sample`) and picks the arm with the largest
- * θ·x (ties go to the first). The arms are live models — whatever updates them between contexts
- * is seen. A context that cannot be scored goes to `badRecords`; errors and completion pass through.
+ * Thompson sampling over arms whose rewards follow a linear-predictor family, as a `map` over a
+ * `ThompsonPolicy` (vbstream/bandit) of the live arm models, made afresh for each subscription: for
+ * each context x, θ is drawn from every arm's current posterior and the largest θ·x wins (ties go to
+ * the first). Whatever updates the models between contexts is seen. A context that cannot be scored
+ * goes to `badRecords`; errors and completion pass through.
  */
 export function thompson<T extends { readonly x: Float64Array; readonly row?: number }>(arms: ReadonlyMap<string, OnlineModel>, options: ThompsonOptions): OperatorFunction<T, ThompsonDecision<T>> {
   const ids = [...arms.keys()];
@@ -30,10 +34,10 @@ export function thompson<T extends { readonly x: Float64Array; readonly row?: nu
   for (const [i, model] of models.entries()) {
     if (model.dim !== dim) throw new ConfigError(`arm "${ids[i]}" has ${model.dim} features, the first arm ${dim}`, { field: 'arms', value: ids[i] });
   }
-  if (!Number.isSafeInteger(options.seed)) throw new ConfigError('seed must be a safe integer', { field: 'seed', value: options.seed });
+  const policyOptions = { seed: options.seed, models, propensityDraws: options.propensityDraws, exploration: options.exploration ?? 1 };
+  void new ThompsonPolicy(policyOptions); // refuses bad options when the operator is made, not at subscription
   return (source) => defer(() => {
-    const rng = Rng.fromSeed(options.seed);
-    const theta = new Float64Array(dim);
+    const policy = new ThompsonPolicy(policyOptions);
     const usable = (context: T): boolean => {
       let error: Error | undefined;
       if (context.x.length !== dim) error = new ShapeError(`context has ${context.x.length} features but the arms have ${dim}`, { row: context.row, field: 'x', value: context.x.length });
@@ -47,15 +51,8 @@ export function thompson<T extends { readonly x: Float64Array; readonly row?: nu
     return source.pipe(
       filter(usable),
       map((context) => {
-        const draws = new Float64Array(models.length);
-        let best = 0;
-        for (let a = 0; a < models.length; a++) {
-          const sample = models[a].sample(rng, theta);
-          if (sample.length !== dim) throw new ConfigError(`arm "${ids[a]}" samples ${sample.length} parameters, not ${dim} weights: thompson() needs a linear-predictor family`, { field: 'arms', value: ids[a] });
-          draws[a] = dot(sample, context.x, dim);
-          if (draws[a] > draws[best]) best = a;
-        }
-        return { context, arm: ids[best], index: best, draws };
+        const decision = policy.decide(context.x);
+        return { context, arm: ids[decision.arm], index: decision.arm, draws: decision.scores, decisionId: decision.decisionId, propensity: decision.propensity };
       }),
     );
   });

@@ -1,10 +1,6 @@
-import { createArmModel, type ArmModelKind } from './arm-model.js';
-import type { BanditEnvironmentOptions } from './bandit-environment.js';
+import { EpsilonGreedyPolicy, LinUcbPolicy, simulateBandit, ThompsonPolicy, type RegretCurve, type SimulatedBanditOptions } from 'vbstream/bandit';
+import { armModelSpec, type ArmModelKind } from './arm-model.js';
 import { calibrationBins, type CalibrationBin } from './calibration-bins.js';
-import { EpsilonGreedyPolicy } from './epsilon-greedy-policy.js';
-import { LinUcbPolicy } from './lin-ucb-policy.js';
-import { simulate, type RegretCurve } from './simulate.js';
-import { ThompsonPolicy } from './thompson-policy.js';
 
 /** Settings of {@link runBanditExperiment}; {@link DEFAULT_BANDIT_SETTINGS} are the README's figures. */
 export interface BanditSettings {
@@ -39,25 +35,25 @@ export interface BanditResults {
 
 /**
  * Runs Thompson sampling (per-arm `model` posteriors), ε-greedy over the same posteriors and LinUCB
- * against the seeded logistic bandit, stationary and with drift (forgetting off vs on).
+ * against the seeded logistic bandit of vbstream/bandit, stationary and with drift (forgetting off vs on).
  */
 export function runBanditExperiment(settings: BanditSettings = DEFAULT_BANDIT_SETTINGS): BanditResults {
-  const { arms, dim, steps, seed, model } = settings;
-  const models = (): ReturnType<typeof createArmModel>[] => Array.from({ length: arms }, () => createArmModel(model, dim));
-  const thompson = (forget = 1): ThompsonPolicy => new ThompsonPolicy(models(), { seed: seed + 1, propensityDraws: settings.propensityDraws, forget });
-  const baselines = () => [new EpsilonGreedyPolicy(models(), settings.epsilon, seed + 2), new LinUcbPolicy(arms, dim, settings.alpha)];
-  const stationaryWorld: BanditEnvironmentOptions = { arms, dim, seed };
-  const driftWorld: BanditEnvironmentOptions = { ...stationaryWorld, drift: settings.drift };
+  const { arms, dim, steps, seed } = settings;
+  const model = armModelSpec(settings.model);
+  const thompson = (forget = 1): ThompsonPolicy => new ThompsonPolicy({ arms, dim, model, seed: seed + 1, propensityDraws: settings.propensityDraws, forget });
+  const baselines = () => [new EpsilonGreedyPolicy({ arms, dim, model, epsilon: settings.epsilon, seed: seed + 2 }), new LinUcbPolicy({ arms, dim, alpha: settings.alpha, seed: seed + 3 })];
+  const stationaryWorld: SimulatedBanditOptions = { arms, dim, seed };
+  const driftWorld: SimulatedBanditOptions = { ...stationaryWorld, drift: settings.drift };
   const predicted: number[] = [];
   const outcomes: number[] = [];
   const calibrated = thompson();
   const stationary = [
-    simulate(calibrated, stationaryWorld, steps, (x, arm, reward) => {
-      predicted.push(calibrated.probability(x, arm));
+    simulateBandit(calibrated, stationaryWorld, steps, (played, reward) => {
+      predicted.push(calibrated.models[played.arm].predict(played.context).mean);
       outcomes.push(reward);
     }),
-    ...baselines().map((policy) => simulate(policy, stationaryWorld, steps)),
+    ...baselines().map((policy) => simulateBandit(policy, stationaryWorld, steps)),
   ];
-  const drift = [thompson(), thompson(settings.forget), ...baselines()].map((policy) => simulate(policy, driftWorld, steps));
+  const drift = [thompson(), thompson(settings.forget), ...baselines()].map((policy) => simulateBandit(policy, driftWorld, steps));
   return { stationary, drift, calibration: calibrationBins(predicted, outcomes) };
 }

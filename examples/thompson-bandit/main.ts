@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util';
 import { createKafkajsPort } from 'vbstream/kafka';
-import { ARM_MODELS, createArmModel, type ArmModelKind } from './arm-model.js';
+import { ThompsonPolicy } from 'vbstream/bandit';
+import { ARM_MODELS, armModelSpec, type ArmModelKind } from './arm-model.js';
 import { BanditBackend } from './bandit-backend.js';
 import { DEFAULT_BANDIT_SETTINGS, runBanditExperiment } from './bandit-experiment.js';
 import { createBanditServer } from './bandit-server.js';
 import { KafkaBandit } from './kafka-bandit.js';
-import { ThompsonPolicy } from './thompson-policy.js';
 import { writeBanditOutputs } from './write-bandit-outputs.js';
 
 /**
@@ -47,7 +47,7 @@ if (!(ARM_MODELS as readonly string[]).includes(values.model)) {
 const model = values.model as ArmModelKind;
 
 const thompson = (arms: number, dim: number): ThompsonPolicy =>
-  new ThompsonPolicy(Array.from({ length: arms }, () => createArmModel(model, dim)), { seed: integer('seed', 0), propensityDraws: 1000 });
+  new ThompsonPolicy({ arms, dim, model: armModelSpec(model), seed: integer('seed', 0), propensityDraws: 1000 });
 
 if (values['kafka-brokers'] !== undefined) {
   const arms = integer('arms', 2);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { csvText } from '../shared/csv-text.js';
 import { renderSvgChart } from '../shared/svg-chart.js';
 import type { BanditResults } from './bandit-experiment.js';
-import type { RegretCurve } from './simulate.js';
+import type { RegretCurve } from 'vbstream/bandit';
 
 const column = (name: string): string => name.replace(/[^A-Za-z0-9.]+/g, '_').replace(/^_|_$/g, '');
 

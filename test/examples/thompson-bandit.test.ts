@@ -2,13 +2,12 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createArmModel } from '../../examples/thompson-bandit/arm-model.js';
+import { armModelSpec } from '../../examples/thompson-bandit/arm-model.js';
 import { BanditBackend } from '../../examples/thompson-bandit/bandit-backend.js';
 import { DEFAULT_BANDIT_SETTINGS, runBanditExperiment } from '../../examples/thompson-bandit/bandit-experiment.js';
 import { createBanditServer } from '../../examples/thompson-bandit/bandit-server.js';
-import { LinUcbPolicy } from '../../examples/thompson-bandit/lin-ucb-policy.js';
-import { ThompsonPolicy } from '../../examples/thompson-bandit/thompson-policy.js';
 import { writeBanditOutputs } from '../../examples/thompson-bandit/write-bandit-outputs.js';
+import { LinUcbPolicy, ThompsonPolicy } from '../../src/bandit/index.js';
 import { listenLocal, postJson } from './http-client.js';
 
 const final = (curve: { cumulative: Float64Array }): number => curve.cumulative[curve.cumulative.length - 1];
@@ -63,36 +62,35 @@ describe('thompson-bandit example', () => {
   });
 
   it('the Monte Carlo propensity is near 1 for a dominant arm and the propensities of all arms sum to about 1', () => {
-    const models = [0, 1, 2].map(() => createArmModel('vb-logit-online', 2));
     const x = Float64Array.of(1, 0.5);
-    for (let i = 0; i < 200; i++) models[0].update({ x, y: Float64Array.of(1), n: 1, d: 2 });
-    for (let i = 0; i < 200; i++) models[1].update({ x, y: Float64Array.of(0), n: 1, d: 2 });
-    const policy = new ThompsonPolicy(models, { seed: 3, propensityDraws: 2000 });
-    expect(policy.propensity(x, 0)).toBeGreaterThan(0.95);
-    const fresh = new ThompsonPolicy([0, 1, 2].map(() => createArmModel('vb-logit-online', 2)), { seed: 3, propensityDraws: 2000 });
-    const sum = [0, 1, 2].reduce((s, a) => s + fresh.propensity(x, a), 0);
+    const policy = new ThompsonPolicy({ arms: 3, dim: 2, model: armModelSpec('vb-logit-online'), seed: 3, propensityDraws: 2000 });
+    for (let i = 0; i < 200; i++) policy.learn({ context: x, arm: 0 }, 1);
+    for (let i = 0; i < 200; i++) policy.learn({ context: x, arm: 1 }, 0);
+    expect(policy.actionProbabilities(x)[0]).toBeGreaterThan(0.95);
+    const fresh = new ThompsonPolicy({ arms: 3, dim: 2, model: armModelSpec('vb-logit-online'), seed: 3, propensityDraws: 2000 });
+    const sum = fresh.actionProbabilities(x).reduce((s, p) => s + p, 0);
     expect(sum).toBeGreaterThan(0.95);
     expect(sum).toBeLessThan(1.05);
   });
 
   it('refuses forgetting for a family without forget()', () => {
-    expect(() => new ThompsonPolicy([createArmModel('vi-per', 2), createArmModel('vi-per', 2)], { seed: 1, forget: 0.99 })).toThrow(/forget/);
+    expect(() => new ThompsonPolicy({ arms: 2, dim: 2, model: armModelSpec('vi-per'), seed: 1, forget: 0.99 })).toThrow(/forget/);
   });
 
   it('each selectable per-arm model learns through the backend', () => {
     for (const kind of ['pg-logit-sda', 'pg-logit-svi', 'vi-per'] as const) {
-      const models = [createArmModel(kind, 2), createArmModel(kind, 2)];
-      const backend = new BanditBackend(new ThompsonPolicy(models, { seed: 1, propensityDraws: 10 }));
+      const policy = new ThompsonPolicy({ arms: 2, dim: 2, model: armModelSpec(kind), seed: 1, propensityDraws: 10 });
+      const backend = new BanditBackend(policy);
       for (let i = 0; i < 5; i++) {
         const decision = backend.decide({ context: Float64Array.of(1, i / 5) });
         backend.reward({ decisionId: decision.decisionId, reward: decision.arm === 0 ? 1 : 0 });
       }
-      expect(models[0].recordsSeen + models[1].recordsSeen).toBe(5);
+      expect(policy.models[0].recordsSeen + policy.models[1].recordsSeen).toBe(5);
     }
   });
 
   it('serves /decide and /reward over HTTP, refuses bad requests with 400 and stays up', async () => {
-    const policy = new ThompsonPolicy([0, 1, 2].map(() => createArmModel('vb-logit-online', 3)), { seed: 1, propensityDraws: 100 });
+    const policy = new ThompsonPolicy({ arms: 3, dim: 3, model: armModelSpec('vb-logit-online'), seed: 1, propensityDraws: 100 });
     const server = createBanditServer(new BanditBackend(policy), 1000);
     const base = await listenLocal(server);
     try {
@@ -125,15 +123,16 @@ describe('thompson-bandit example', () => {
   });
 
   it('LinUCB trades its estimate against the shrinking confidence bonus (Li et al. 2010, Alg. 1)', () => {
-    const policy = new LinUcbPolicy(2, 1, 1);
+    const policy = new LinUcbPolicy({ arms: 2, dim: 1, alpha: 1 });
     const x = Float64Array.of(1);
-    policy.learn(x, 0, 1);
-    policy.learn(x, 0, 1);
+    const learn = (reward: number): void => policy.learn({ context: x, arm: 0 }, reward);
+    learn(1);
+    learn(1);
     // arm 0: θ = 2/3, bonus √(1/3) ≈ 0.577 → 1.244; arm 1: 0 + 1 = 1
-    expect(policy.choose(x).arm).toBe(0);
-    policy.learn(x, 0, 0);
-    policy.learn(x, 0, 0);
+    expect(policy.decide(x).arm).toBe(0);
+    learn(0);
+    learn(0);
     // arm 0: θ = 2/5, bonus √(1/5) ≈ 0.447 → 0.847 < 1
-    expect(policy.choose(x).arm).toBe(1);
+    expect(policy.decide(x).arm).toBe(1);
   });
 });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { DEAD_LETTER_HEADERS } from '../../connectors/kafka/dead-letter-sink.js';
-import { createArmModel } from '../../examples/thompson-bandit/arm-model.js';
+import { armModelSpec } from '../../examples/thompson-bandit/arm-model.js';
 import { BanditBackend } from '../../examples/thompson-bandit/bandit-backend.js';
 import type { Decision } from '../../examples/thompson-bandit/bandit-backend.js';
 import { KafkaBandit } from '../../examples/thompson-bandit/kafka-bandit.js';
-import { ThompsonPolicy } from '../../examples/thompson-bandit/thompson-policy.js';
+import { ThompsonPolicy } from '../../src/bandit/thompson-policy.js';
 import { Rng } from '../../src/rng/rng.js';
 import { brokerPort, readRecords, unique, waitFor } from './helpers.js';
 
@@ -16,7 +16,7 @@ describe('bandit backend over Kafka (real broker)', () => {
   it('answers decide requests on <prefix>.decisions, learns the rewards, dead-letters bad requests with their reason and keeps running', async () => {
     const port = brokerPort();
     const prefix = unique('bandit');
-    const policy = new ThompsonPolicy(Array.from({ length: ARMS }, () => createArmModel('vb-logit-online', D)), { seed: 7, propensityDraws: 200 });
+    const policy = new ThompsonPolicy({ arms: ARMS, dim: D, model: armModelSpec('vb-logit-online'), seed: 7, propensityDraws: 200 });
     const backend = new BanditBackend(policy);
     let crash: Error | undefined;
     const bandit = await KafkaBandit.start(port, backend, { topicPrefix: prefix, onCrash: (e) => { crash = e; } });

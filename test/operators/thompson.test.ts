@@ -29,10 +29,15 @@ describe('thompson(arms)', () => {
   it('picks each arm about as often as its posterior probability of being best, and the argmax of its draws', async () => {
     const arms = new Map([['weak', arm(0.2, 400, 3)], ['strong', arm(0.8, 400, 4)], ['unknown', getFamily('vb-logit-online').create(1)]]);
     const decisions = await lastValueFrom(from(contexts(2000)).pipe(thompson(arms, { seed: 1 }), toArray()));
-    for (const d of decisions) expect(d.draws[d.index]).toBe(Math.max(...d.draws));
+    for (const d of decisions) {
+      expect(d.draws[d.index]).toBe(Math.max(...d.draws));
+      expect(d.propensity).toBeGreaterThan(0);
+    }
+    expect(decisions.map((d) => d.decisionId).slice(0, 2)).toEqual(['t1-1', 't1-2']);
     const share = (id: string) => decisions.filter((d) => d.arm === id).length / decisions.length;
     expect(share('weak')).toBeLessThan(0.02);
-    expect(share('unknown')).toBeGreaterThan(0.1);
+    // P(a N(0, 1) draw beats the strong arm's ≈ N(1.31, 0.12²)) ≈ 0.09: seeds 1–3 give 0.08–0.11
+    expect(share('unknown')).toBeGreaterThan(0.06);
     expect(share('strong')).toBeGreaterThan(0.5);
   });
 

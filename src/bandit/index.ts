@@ -1,0 +1,15 @@
+export type { BanditDecision, PropensityMethod } from './bandit-decision.js';
+export type { ActionDistribution, BanditPolicy, PlayedArm } from './bandit-policy.js';
+export { ArmFeatureMap, type ArmLayout } from './arm-layout.js';
+export type { ArmModelSpec, RewardKind } from './arm-model-spec.js';
+export { BANDIT_ARM_MODELS } from './bandit-arm-models.js';
+export { BANDIT_FAMILY_OPTIONS } from './bandit-family-options.js';
+export { createArmModels } from './create-arm-models.js';
+export { ThompsonPolicy, type ThompsonPolicyOptions } from './thompson-policy.js';
+export { LinUcbPolicy, type LinUcbPolicyOptions } from './lin-ucb-policy.js';
+export { EpsilonGreedyPolicy, type EpsilonGreedyPolicyOptions } from './epsilon-greedy-policy.js';
+export { restorePolicy } from './restore-policy.js';
+export { SimulatedBandit, type SimulatedBanditOptions } from './simulated-bandit.js';
+export { simulateBandit, type RegretCurve } from './simulate-bandit.js';
+export { DEFAULT_REWARD_MODEL } from './default-reward-model.js';
+export { evaluatePolicy, type LoggedDecision, type OffPolicyEstimates, type OffPolicyOptions, type PolicyValueEstimate } from './off-policy-evaluation.js';
