@@ -14,6 +14,7 @@ export default defineConfig({
       { find: /^vbstream\/files$/, replacement: here('./connectors/file/index.ts') },
       { find: /^vbstream\/linalg$/, replacement: here('./src/linalg/index.ts') },
       { find: /^vbstream\/bandit$/, replacement: here('./src/bandit/index.ts') },
+      { find: /^vbstream\/bandit\/kafka$/, replacement: here('./bandit/kafka/index.ts') },
     ],
   },
   test: {

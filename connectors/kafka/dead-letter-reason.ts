@@ -9,10 +9,11 @@
  * (decoded, but the model's own validation refused it; the model is untouched by it),
  * `non-finite-result` (the model could not learn it in floating point — e.g. a feature of 1e200 —
  * and rolled back; the model is untouched by it),
- * `unknown-decision` (a bandit reward for a decision the backend does not hold: unknown, already
- * rewarded, or dropped).
+ * `unknown-decision` (a bandit reward for a decision the backend does not hold: never logged, or
+ * resolved so long ago that it is no longer remembered), `duplicate-reward` (a second reward for a
+ * decision already rewarded), `late-reward` (a reward for a decision whose reward window had closed).
  */
-export type DeadLetterReason = 'oversize' | 'empty' | 'bad-json' | 'bad-avro' | 'unknown-schema' | 'bad-shape' | 'wrong-width' | 'non-numeric' | 'non-finite' | 'bad-label' | 'refused-by-model' | 'non-finite-result' | 'unknown-decision';
+export type DeadLetterReason = 'oversize' | 'empty' | 'bad-json' | 'bad-avro' | 'unknown-schema' | 'bad-shape' | 'wrong-width' | 'non-numeric' | 'non-finite' | 'bad-label' | 'refused-by-model' | 'non-finite-result' | 'unknown-decision' | 'duplicate-reward' | 'late-reward';
 
 /** Every reason, for counters and docs. */
-export const DEAD_LETTER_REASONS: readonly DeadLetterReason[] = ['oversize', 'empty', 'bad-json', 'bad-avro', 'unknown-schema', 'bad-shape', 'wrong-width', 'non-numeric', 'non-finite', 'bad-label', 'refused-by-model', 'non-finite-result', 'unknown-decision'];
+export const DEAD_LETTER_REASONS: readonly DeadLetterReason[] = ['oversize', 'empty', 'bad-json', 'bad-avro', 'unknown-schema', 'bad-shape', 'wrong-width', 'non-numeric', 'non-finite', 'bad-label', 'refused-by-model', 'non-finite-result', 'unknown-decision', 'duplicate-reward', 'late-reward'];
