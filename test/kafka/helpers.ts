@@ -113,15 +113,15 @@ export async function snapshotsAtEnd(admin: AdminPort, store: KafkaSnapshotStore
   return true;
 }
 
-/** A service child process on the suite's broker (the learner service, or `vbstream <command>` when `command` is given) and the JSON-line events it prints. */
+/** A service child process on the suite's broker (the learner service, `vbstream <command>` when `command` is given, or the node script `script` of the repository) and the JSON-line events it prints. */
 export class ServiceProcess<E extends { readonly type: string } = LearnerEvent> {
   readonly events: E[] = [];
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   stderr = '';
   private readonly child: ChildProcess;
 
-  constructor(args: readonly string[], command?: string) {
-    const entry = command === undefined ? ['dist/connectors/kafka/learner-main.js'] : ['dist/cli/vbstream.js', command];
+  constructor(args: readonly string[], command?: string, script?: string) {
+    const entry = script !== undefined ? [script] : command === undefined ? ['dist/connectors/kafka/learner-main.js'] : ['dist/cli/vbstream.js', command];
     this.child = spawn(process.execPath, [join(repoRoot, entry[0]), ...entry.slice(1), '--brokers', inject('kafkaBootstrap'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let buffered = '';
     this.child.stdout?.on('data', (chunk: Buffer) => {
