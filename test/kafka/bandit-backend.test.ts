@@ -1,4 +1,6 @@
+import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
+import { BanditMetrics } from '../../bandit/kafka/bandit-metrics.js';
 import { BanditDecider } from '../../bandit/kafka/bandit-decider.js';
 import { BanditLearner } from '../../bandit/kafka/bandit-learner.js';
 import type { LoggedDecision } from '../../bandit/kafka/logged-decision.js';
@@ -14,12 +16,13 @@ describe('bandit backend over Kafka: deciders, learner, reward window, dead lett
   const { port } = suiteBroker();
 
   /** A learner and a decider on fresh topics, 6 decisions, rewards for 3 of them (one twice) and one for no decision. */
-  async function run(expiredReward: number | undefined): Promise<{ learner: BanditLearner; decisions: LoggedDecision[]; prefix: string; finish: () => Promise<void> }> {
+  async function run(expiredReward: number | undefined): Promise<{ learner: BanditLearner; decisions: LoggedDecision[]; registry: Registry; finish: () => Promise<void> }> {
     const prefix = unique('kbandit');
+    const registry = new Registry();
     const store = await KafkaSnapshotStore.open(port, { topic: `${prefix}.state` });
     const learner = new BanditLearner(port, store, {
       decisionsTopic: `${prefix}.decisions`, rewardsTopic: `${prefix}.rewards`, model: 'm', createPolicy: () => new ThompsonPolicy({ seed: 1, arms: ARMS, dim: D }),
-      rewardWindowMs: 4_000, expiryCheckMs: 200, expiredReward, snapshotEvery: 4,
+      rewardWindowMs: 4_000, expiryCheckMs: 200, expiredReward, snapshotEvery: 4, metrics: new BanditMetrics(registry),
     });
     let failure: Error | undefined;
     await learner.start((error) => { failure = error; });
@@ -37,7 +40,7 @@ describe('bandit backend over Kafka: deciders, learner, reward window, dead lett
     });
     await waitFor(() => learner.learned === 3 && learner.pendingCount === 3, `3 rewards learned (have ${learner.learned}, ${learner.pendingCount} pending)`, 60_000);
     return {
-      learner, decisions, prefix,
+      learner, decisions, registry,
       finish: async () => {
         await producer.send({ topic: `${prefix}.rewards`, acks: -1, messages: [reward(decisions[3].decisionId, 1)] });
         const letters = await readRecords(port, `${prefix}.rewards.dlq`, 4);
@@ -55,8 +58,11 @@ describe('bandit backend over Kafka: deciders, learner, reward window, dead lett
   }
 
   it('learns rewards once; after the window an unrewarded decision is learned with the default reward; duplicate, unknown, bad and late rewards go to the DLQ with their reason', async () => {
-    const { learner, decisions, finish } = await run(0);
+    const { learner, decisions, registry, finish } = await run(0);
     await waitFor(() => learner.learned === 6 && learner.pendingCount === 0, `the 3 expired decisions learned with reward 0 (learned ${learner.learned})`, 30_000);
+    const metrics = await registry.metrics();
+    for (const line of ['vbstream_bandit_decisions_total 6', 'vbstream_bandit_rewards_total{outcome="rewarded"} 3', 'vbstream_bandit_rewards_total{outcome="expired-learned"} 3',
+      'vbstream_bandit_reward_delay_seconds_count 3', 'vbstream_bandit_pending_decisions 0', 'vbstream_bandit_dead_letters_total{reason="duplicate-reward"} 1']) expect(metrics).toContain(line);
     const policy = learner.currentPolicy as ThompsonPolicy;
     const perArm = new Array<number>(ARMS).fill(0);
     for (const d of decisions) perArm[d.arm]++;
