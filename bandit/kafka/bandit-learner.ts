@@ -299,7 +299,7 @@ export class BanditLearner {
     this.options.metrics?.setPending(this.pending.size);
   }
 
-  /** The policy learns a reward; a reward it refuses (e.g. not 0/1 for a binary model) is refused as `refused-by-model`, the decision still pending. */
+  /** The policy learns a reward; one it refuses with a typed error is refused as `refused-by-model`, the decision still pending. */
   private learn(context: readonly number[], arm: number, reward: number): void {
     try {
       this.policy.learn({ context: Float64Array.from(context), arm }, reward);
