@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import type { BanditPolicy } from 'vbstream/bandit';
+import { BanditDecider, BanditLearner } from 'vbstream/bandit/kafka';
 import type { ConsumerPort, DeadLetterReason, KafkaPort, PortMessage, PortOutgoingMessage, ProducerPort } from 'vbstream/kafka';
-import { DeadLetterSink, ensureTopic } from 'vbstream/kafka';
-import { InputError, ShapeError, VbstreamError } from 'vbstream';
-import type { BanditBackend } from './bandit-backend.js';
-import { parseDecideRequest, parseRewardRequest } from './bandit-messages.js';
+import { DeadLetterSink, ensureTopic, KafkaSnapshotStore } from 'vbstream/kafka';
+import { ShapeError, VbstreamError } from 'vbstream';
+import { parseDecideRequest } from './bandit-messages.js';
 
 /** A request refused with a dead-letter reason. */
 class Refused extends Error {
@@ -12,104 +13,101 @@ class Refused extends Error {
   }
 }
 
-const parseJson = (message: PortMessage): unknown => {
+/** A decide request's context, or the dead-letter reason it is refused with. */
+const contextOf = (message: PortMessage, dim: number): Float64Array => {
   if (message.value === null) throw new Refused('empty', 'no value');
+  let body: unknown;
   try {
-    return JSON.parse(message.value.toString('utf8'));
+    body = JSON.parse(message.value.toString('utf8'));
   } catch (error) {
     throw new Refused('bad-json', (error as Error).message);
   }
-};
-
-/** `parse()`, its typed errors turned into the dead-letter reason; anything that is not a typed error propagates. */
-const parsed = <T>(parse: () => T, reward: boolean): T => {
   try {
-    return parse();
+    return parseDecideRequest(body, dim).context;
   } catch (error) {
-    if (error instanceof Refused || !(error instanceof VbstreamError)) throw error;
-    const reason: DeadLetterReason = error instanceof ShapeError ? 'wrong-width'
-      : error.location.column !== undefined ? 'non-numeric'
-        : reward && error.location.field === 'reward' ? 'bad-label' : 'bad-shape';
-    throw new Refused(reason, error.message);
+    if (!(error instanceof VbstreamError)) throw error;
+    throw new Refused(error instanceof ShapeError ? 'wrong-width' : error.location.column !== undefined ? 'non-numeric' : 'bad-shape', error.message);
   }
 };
 
 /**
- * The bandit backend over Kafka. One consumer group reads `<prefix>.decide` (`{"context": [...]}`,
- * keyed by the caller's correlation id) and `<prefix>.rewards` (`{"decisionId", "reward"}`); each
- * decision `{decisionId, arm, scores, propensity}` goes to `<prefix>.decisions` under the request's
- * key (its decision id when the request has none). A request that cannot be used goes to
- * `<topic>.dlq` through a {@link DeadLetterSink} with its reason (`empty`, `bad-json`, `bad-shape`,
- * `wrong-width`, `non-numeric`, `bad-label`, `unknown-decision`) and consuming goes on. A batch's
- * decisions and dead letters are acknowledged before its offsets count as consumed (at-least-once).
- *
- * Pending decisions live in this one backend's memory: a reward must reach the process that made
- * the decision, so the topics have one partition (created so when missing) and one instance runs;
- * scaling out needs key affinity between a decision and its reward.
+ * The bandit example over Kafka, on the library's backend (`vbstream/bandit/kafka`): a
+ * `BanditLearner` (state on `<prefix>.state`) joins `<prefix>.decisions` with `<prefix>.rewards`
+ * (`{"decisionId", "reward"}`, keyed by decision id) and learns each reward once, dead-lettering
+ * unknown, duplicate and late rewards to `<prefix>.rewards.dlq`; a `BanditDecider` serves the
+ * requests of `<prefix>.decide` (`{"context": [...]}`, keyed by the caller's correlation id) and
+ * answers each on `<prefix>.answers` under the request's key with `{decisionId, arm, scores,
+ * propensity, propensityMethod}`. A request that cannot be used goes to `<prefix>.decide.dlq` with its
+ * reason (`empty`, `bad-json`, `bad-shape`, `wrong-width`, `non-numeric`). More deciders may run
+ * elsewhere (`BanditDecider.start` on the same topics); a crash of this process loses no decision.
  */
 export class KafkaBandit {
-  /** Dead letters written so far, by reason. */
+  /** Dead letters of the decide requests, by reason. */
   readonly deadLetters: DeadLetterSink;
 
   private constructor(
-    private readonly backend: BanditBackend,
+    readonly learner: BanditLearner,
+    readonly decider: BanditDecider,
+    private readonly store: KafkaSnapshotStore,
     private readonly prefix: string,
+    private readonly dim: number,
     private readonly consumer: ConsumerPort,
     private readonly producer: ProducerPort,
   ) {
     this.deadLetters = new DeadLetterSink(producer);
   }
 
-  /** Creates the topics and their dead-letter topics if missing and starts consuming from the group's committed offsets (the beginning at first). */
-  static async start(port: KafkaPort, backend: BanditBackend, options: { readonly topicPrefix: string; readonly groupId?: string; readonly onCrash?: (error: Error) => void }): Promise<KafkaBandit> {
+  /** Starts the learner (from its last state, `policy` at first) and a decider, then consumes decide requests from the group's committed offsets (the beginning at first). */
+  static async start(port: KafkaPort, policy: () => BanditPolicy, options: { readonly topicPrefix: string; readonly rewardWindowMs?: number; readonly groupId?: string; readonly onCrash?: (error: Error) => void }): Promise<KafkaBandit> {
     const prefix = options.topicPrefix;
+    const crash = options.onCrash ?? (() => undefined);
     const admin = port.admin();
     await admin.connect();
     try {
-      for (const topic of [`${prefix}.decide`, `${prefix}.rewards`, `${prefix}.decisions`, `${prefix}.decide.dlq`, `${prefix}.rewards.dlq`]) await ensureTopic(admin, topic);
+      for (const topic of [`${prefix}.decide`, `${prefix}.answers`, `${prefix}.decide.dlq`]) await ensureTopic(admin, topic);
     } finally {
       await admin.disconnect();
     }
+    const store = await KafkaSnapshotStore.open(port, { topic: `${prefix}.state` });
+    const topics = { decisionsTopic: `${prefix}.decisions`, rewardsTopic: `${prefix}.rewards` };
+    const learner = new BanditLearner(port, store, { ...topics, model: 'bandit', createPolicy: policy, rewardWindowMs: options.rewardWindowMs ?? 3_600_000 });
+    await learner.start(crash);
+    const decider = await BanditDecider.start(port, { decisionsTopic: topics.decisionsTopic, policyTopic: `${prefix}.state`, model: 'bandit' });
+    await decider.loaded();
     const producer = port.producer({ idempotent: true, maxInFlightRequests: 1 });
     await producer.connect();
     const consumer = port.consumer({ groupId: options.groupId ?? `vbstream-bandit-${randomUUID()}`, maxWaitTimeInMs: 100 });
-    const bandit = new KafkaBandit(backend, prefix, consumer, producer);
+    const bandit = new KafkaBandit(learner, decider, store, prefix, learner.currentPolicy.dim, consumer, producer);
     await consumer.connect();
-    consumer.on('consumer.crash', ({ payload }) => { if (!payload.restart) options.onCrash?.(payload.error); });
-    await consumer.subscribe({ topics: [`${prefix}.decide`, `${prefix}.rewards`], fromBeginning: true });
+    consumer.on('consumer.crash', ({ payload }) => { if (!payload.restart) crash(payload.error); });
+    await consumer.subscribe({ topics: [`${prefix}.decide`], fromBeginning: true });
     await consumer.run({ eachBatch: async ({ batch }) => bandit.handle(batch.topic, batch.partition, batch.messages) });
     return bandit;
   }
 
-  /** Stops consuming and disconnects. */
+  /** Stops consuming, then the decider and the learner (which snapshots its state). */
   async stop(): Promise<void> {
     await this.consumer.disconnect();
     await this.producer.disconnect();
+    await this.decider.stop();
+    await this.learner.stop();
+    await this.store.close();
   }
 
+  /** A batch of decide requests: each decided (and logged by the decider), answered under its key; refusals dead-lettered. Answers and letters are sent before the batch's offsets count as consumed. */
   private async handle(topic: string, partition: number, messages: PortMessage[]): Promise<void> {
-    const decisions: PortOutgoingMessage[] = [];
-    const decide = topic === `${this.prefix}.decide`;
-    for (const message of messages) {
+    const decided = await Promise.all(messages.map(async (message): Promise<PortOutgoingMessage | undefined> => {
       try {
-        if (decide) {
-          const decision = this.backend.decide(parsed(() => parseDecideRequest(parseJson(message), this.backend.policy.dim), false));
-          decisions.push({ key: message.key ?? decision.decisionId, value: JSON.stringify(decision) });
-        } else {
-          const request = parsed(() => parseRewardRequest(parseJson(message)), true);
-          try {
-            this.backend.reward(request);
-          } catch (error) {
-            if (error instanceof InputError && error.location.field === 'decisionId') throw new Refused('unknown-decision', error.message);
-            throw error;
-          }
-        }
+        const { decisionId, arm, scores, propensity, propensityMethod } = await this.decider.decide(contextOf(message, this.dim));
+        return { key: message.key ?? decisionId, value: JSON.stringify({ decisionId, arm, scores, propensity, propensityMethod }) };
       } catch (error) {
         if (!(error instanceof Refused)) throw error;
         this.deadLetters.add({ reason: error.reason, detail: error.detail, topic, partition, offset: message.offset, key: message.key, value: message.value });
+        return undefined;
       }
-    }
-    if (decisions.length > 0) await this.producer.send({ topic: `${this.prefix}.decisions`, messages: decisions, acks: -1 });
+    }));
+    const answers = decided.filter((answer) => answer !== undefined);
+    if (answers.length > 0) await this.producer.send({ topic: `${this.prefix}.answers`, messages: answers, acks: -1 });
     await this.deadLetters.flush();
   }
 }

@@ -19,8 +19,9 @@ import { writeBanditOutputs } from './write-bandit-outputs.js';
  * Without `--serve`: runs the seeded simulator (Thompson vs ε-greedy vs LinUCB, stationary and with
  * drift, forgetting off vs on), prints the final regrets and writes SVG + CSV into `--out`.
  * With `--serve`: the backend on 127.0.0.1:`--port` (POST /decide, POST /reward) until Ctrl-C.
- * With `--kafka-brokers`: the backend on `<prefix>.decide` / `<prefix>.rewards` → `<prefix>.decisions`
- * (bad requests to `<topic>.dlq`) until Ctrl-C; one instance, single-partition topics.
+ * With `--kafka-brokers`: the library's Kafka backend (`vbstream/bandit/kafka`) with requests on
+ * `<prefix>.decide` answered on `<prefix>.answers`, rewards on `<prefix>.rewards` (bad ones to
+ * `<topic>.dlq`) until Ctrl-C; restarts resume from the learner's state on `<prefix>.state`.
  */
 const { values } = parseArgs({
   options: {
@@ -53,7 +54,7 @@ if (values['kafka-brokers'] !== undefined) {
   const arms = integer('arms', 2);
   const dim = integer('dim', 1);
   const prefix = values['topic-prefix'];
-  const bandit = await KafkaBandit.start(createKafkajsPort({ brokers: values['kafka-brokers'].split(',') }), new BanditBackend(thompson(arms, dim)), {
+  const bandit = await KafkaBandit.start(createKafkajsPort({ brokers: values['kafka-brokers'].split(',') }), () => thompson(arms, dim), {
     topicPrefix: prefix,
     groupId: `${prefix}.backend`,
     onCrash: (error) => {
@@ -61,7 +62,7 @@ if (values['kafka-brokers'] !== undefined) {
       process.exit(1);
     },
   });
-  process.stdout.write(`bandit backend (${arms} arms of ${model}, ${dim} features): ${prefix}.decide, ${prefix}.rewards → ${prefix}.decisions\n`);
+  process.stdout.write(`bandit backend (${arms} arms of ${model}, ${dim} features): ${prefix}.decide → ${prefix}.answers, ${prefix}.rewards (decisions logged to ${prefix}.decisions)\n`);
   const stop = (): void => { void bandit.stop().then(() => process.exit(0)); };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
