@@ -117,7 +117,7 @@ export class BanditDecider {
       this.queued.push({ message: { key: decision.decisionId, value: JSON.stringify(decision) }, done: (error) => (error === undefined ? resolve() : reject(error)) });
       void this.flush();
     });
-    this.options.metrics?.recordDecision();
+    this.options.metrics?.recordDecision(decision.propensity);
     return decision;
   }
 

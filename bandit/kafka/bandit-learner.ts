@@ -240,7 +240,7 @@ export class BanditLearner {
       if (Number(message.offset) < this.decisionsNext[p]) continue;
       try {
         const decision = parseLoggedDecision(this.json(message), this.policy.arms, this.policy.dim);
-        if (this.pending.add(decision, p)) this.options.metrics?.recordDecision();
+        if (this.pending.add(decision, p)) this.options.metrics?.recordDecision(decision.propensity);
       } catch (error) {
         this.deadLetter(batch.topic, p, message, error);
       }
