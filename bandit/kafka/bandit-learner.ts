@@ -35,8 +35,10 @@ export interface BanditLearnerOptions {
   readonly rewardWindowMs: number;
   /** The reward learned for a decision whose window closed without one; undefined: such a decision is dropped (not learned). */
   readonly expiredReward?: number;
-  /** Rewards between state snapshots (default 1,000); a caught-up rewards partition is snapshotted too. */
+  /** Rewards between state snapshots (default 1,000). */
   readonly snapshotEvery?: number;
+  /** Rewards learned and not yet snapshotted are snapshotted after at most this long, ms (default 1,000): a trickle of rewards is not snapshotted one by one. */
+  readonly snapshotEveryMs?: number;
   /** How often closed windows are looked for, ms (default min(1,000, window / 4)). */
   readonly expiryCheckMs?: number;
   /** Resolved decision ids remembered, to tell duplicate and late rewards from unknown ones (default 100,000). */
@@ -75,7 +77,8 @@ interface LearnerState {
  *   was never logged is `unknown-decision`.
  * - State: the policy snapshot, the pending decisions, the resolved ids and the next offset of every
  *   partition of both topics go into one snapshot under `model/learner` (every `snapshotEvery`
- *   rewards and when caught up), written after the dead letters are flushed. A restart restores it
+ *   rewards, and `snapshotEveryMs` after a reward not yet snapshotted), written after the dead
+ *   letters are flushed. A restart restores it
  *   and reads both topics on from its offsets, so every reward after the snapshot is applied again
  *   to the state from before it: once in all. Nothing is committed to a consumer group: the offsets
  *   in the snapshot are the only positions, as in `PartitionedLearner`.
@@ -92,6 +95,7 @@ interface LearnerState {
  */
 export class BanditLearner {
   private readonly snapshotEvery: number;
+  private readonly snapshotEveryMs: number;
   private readonly expiryCheckMs: number;
   private readonly remember: number;
   private readonly catchUpTimeoutMs: number;
@@ -110,6 +114,8 @@ export class BanditLearner {
   private rewardsReader: ConsumerPort | undefined;
   private waiters: (() => void)[] = [];
   private expiryTimer: NodeJS.Timeout | undefined;
+  private snapshotTimer: NodeJS.Timeout | undefined;
+  private checkpoints: Promise<void> = Promise.resolve();
   private expiring: Promise<void> = Promise.resolve();
   private inflight: Promise<void> = Promise.resolve();
   private fatal: ((error: Error) => void) | undefined;
@@ -119,6 +125,7 @@ export class BanditLearner {
     optionChecks.positive('rewardWindowMs', options.rewardWindowMs, Number.NaN);
     if (options.expiredReward !== undefined && !Number.isFinite(options.expiredReward)) throw new ConfigError('expiredReward must be a finite number (or undefined: drop)', { field: 'expiredReward', value: options.expiredReward });
     this.snapshotEvery = optionChecks.positiveInteger('snapshotEvery', options.snapshotEvery, 1_000);
+    this.snapshotEveryMs = optionChecks.positive('snapshotEveryMs', options.snapshotEveryMs, 1_000);
     this.expiryCheckMs = optionChecks.positive('expiryCheckMs', options.expiryCheckMs, Math.min(1_000, options.rewardWindowMs / 4));
     this.remember = optionChecks.positiveInteger('rememberResolved', options.rememberResolved, 100_000);
     this.catchUpTimeoutMs = optionChecks.positive('catchUpTimeoutMs', options.catchUpTimeoutMs, 30_000);
@@ -169,6 +176,10 @@ export class BanditLearner {
     });
     this.expiryTimer = setInterval(() => this.expire(), this.expiryCheckMs);
     this.expiryTimer.unref();
+    this.snapshotTimer = setInterval(() => {
+      if (this.sinceSnapshot > 0 && !this.stopping) this.checkpoint().catch(() => undefined); // a failure is fatal (checkpoint)
+    }, this.snapshotEveryMs);
+    this.snapshotTimer.unref();
   }
 
   /** Stops reading, snapshots the state (when rewards were learned since the last) and disconnects. */
@@ -176,11 +187,13 @@ export class BanditLearner {
     if (this.stopping) return;
     this.stopping = true;
     clearInterval(this.expiryTimer);
+    clearInterval(this.snapshotTimer);
     await this.inflight;
     await this.expiring.catch(() => undefined);
     await this.rewardsReader?.disconnect();
     await this.decisionsReader?.disconnect();
     if (this.sinceSnapshot > 0) await this.checkpoint();
+    await this.checkpoints.catch(() => undefined);
     await this.producer?.disconnect();
     await this.admin?.disconnect();
   }
@@ -270,7 +283,6 @@ export class BanditLearner {
       }
     }
     this.rewardsNext[p] = Math.max(this.rewardsNext[p], Number(batch.lastOffset()) + 1);
-    if (this.sinceSnapshot > 0 && this.rewardsNext[p] >= Number(batch.highWatermark)) await this.checkpoint();
   }
 
   /** One reward (or expiry marker) against the join state. */
@@ -339,18 +351,29 @@ export class BanditLearner {
     }).catch((error: unknown) => this.fail(error));
   }
 
-  /** Dead letters flushed, then the state snapshot, then the policy for the deciders. The state is captured synchronously first. */
-  private async checkpoint(): Promise<void> {
+  /**
+   * Snapshots the state as it is now (captured synchronously, so it is consistent: no reward is ever
+   * half applied across an await) and makes it durable: dead letters flushed, then the state, then
+   * the policy for the deciders. Checkpoints are written one after another, in the order asked; a
+   * failed one stops the learner (`onFatal`): a restart resumes from the last durable state.
+   */
+  private checkpoint(): Promise<void> {
     const { model, decisionsTopic, rewardsTopic } = this.options;
     const policy = this.policy.snapshot();
     const state: LearnerState = { decisionsTopic, rewardsTopic, decisionsOffsets: [...this.decisionsNext], rewardsOffsets: [...this.rewardsNext], learned: this.learnedCount, pending: this.pending.toJson() };
     const bytes = encodeSnapshot(policy, state as unknown as { [key: string]: JsonValue });
     const published = encodeSnapshot(policy, { model, rewards: this.learnedCount, rewardsOffsets: state.rewardsOffsets });
+    const pending = this.pending.size;
     this.sinceSnapshot = 0;
-    await this.deadLetters!.flush();
-    await this.store.save(`${model}/learner`, bytes);
-    await (this.options.policyStore ?? this.store).save(snapshotKey(model, 'global'), published);
-    this.options.onEvent?.({ type: 'checkpoint', rewardsOffsets: state.rewardsOffsets, decisionsOffsets: state.decisionsOffsets, pending: this.pending.size, learned: this.learnedCount });
+    const write = this.checkpoints.catch(() => undefined).then(async () => {
+      await this.deadLetters!.flush();
+      await this.store.save(`${model}/learner`, bytes);
+      await (this.options.policyStore ?? this.store).save(snapshotKey(model, 'global'), published);
+      this.options.onEvent?.({ type: 'checkpoint', rewardsOffsets: state.rewardsOffsets, decisionsOffsets: state.decisionsOffsets, pending, learned: state.learned });
+    });
+    this.checkpoints = write;
+    write.catch((error: unknown) => this.fail(error));
+    return write;
   }
 
   /** The policy as it stands, under `model/global` (at start, so deciders have one before the first reward). */
