@@ -55,7 +55,7 @@ export class BanditDecider {
   /** Policies swapped in so far. */
   swaps = 0;
   private policy: BanditPolicy | undefined;
-  private policyRewards = 0;
+  private servedRewards = 0;
   private count = 0;
   private lastOffset = -1;
   private queued: { message: PortOutgoingMessage; done: (error?: unknown) => void }[] = [];
@@ -89,6 +89,11 @@ export class BanditDecider {
     return decider;
   }
 
+  /** Rewards behind the policy being served (the learner's count when it published it). */
+  get policyRewards(): number {
+    return this.servedRewards;
+  }
+
   /** Whether a policy is loaded. */
   get ready(): boolean {
     return this.policy !== undefined;
@@ -111,7 +116,7 @@ export class BanditDecider {
     this.count = policy.decisions;
     const decision: LoggedDecision = {
       decisionId: made.decisionId, arm: made.arm, propensity: made.propensity, propensityMethod: made.propensityMethod, scores: Array.from(made.scores),
-      context: Array.from(made.context), decidedAt: Date.now(), instance: this.instanceId, policyRewards: this.policyRewards,
+      context: Array.from(made.context), decidedAt: Date.now(), instance: this.instanceId, policyRewards: this.servedRewards,
     };
     await new Promise<void>((resolve, reject) => {
       this.queued.push({ message: { key: decision.decisionId, value: JSON.stringify(decision) }, done: (error) => (error === undefined ? resolve() : reject(error)) });
@@ -150,7 +155,7 @@ export class BanditDecider {
       try {
         const { snapshot, meta } = decodeSnapshot(new Uint8Array(messages[i].value!));
         this.policy = restorePolicy(this.ownCopy(snapshot, messages[i].offset));
-        this.policyRewards = typeof meta.rewards === 'number' ? meta.rewards : 0;
+        this.servedRewards = typeof meta.rewards === 'number' ? meta.rewards : 0;
         this.lastOffset = Number(messages[i].offset);
         this.swaps++;
         for (const wake of this.loadedWaiters.splice(0)) wake();

@@ -39,6 +39,8 @@ describe('bandit backend over Kafka: deciders, learner, reward window, dead lett
       messages: [reward(decisions[0].decisionId, 1), reward(decisions[1].decisionId, 0), reward(decisions[2].decisionId, 1), reward(decisions[0].decisionId, 1), reward('ghost-1', 1), { key: 'x', value: '{"decisionId": "x", "reward": "yes"}' }],
     });
     await waitFor(() => learner.learned === 3 && learner.pendingCount === 3, `3 rewards learned (have ${learner.learned}, ${learner.pendingCount} pending)`, 60_000);
+    await waitFor(() => decider.policyRewards === 3, `the decider to swap in the policy that learned 3 rewards (serving ${decider.policyRewards}, ${decider.swaps} swaps)`, 30_000);
+    expect(decisions.every((d) => d.policyRewards === 0)).toBe(true);
     return {
       learner, decisions, registry,
       finish: async () => {
