@@ -6,6 +6,7 @@ import { createKafkajsPort } from '../../connectors/kafka/kafkajs-port.js';
 import { KafkaSnapshotStore } from '../../connectors/kafka/kafka-snapshot-store.js';
 import { BanditLearner } from './bandit-learner.js';
 import { createBanditPolicy, type BanditPolicyConfig } from './create-bandit-policy.js';
+import { serveUntilSignal } from '../../connectors/kafka/serve-until-signal.js';
 
 /** Usage of the bandit learner service. */
 const USAGE = `node dist/bandit/kafka/bandit-learner-main.js --brokers host:port --decisions T --rewards T --model NAME --state-topic T --policy '<json>'
@@ -41,26 +42,7 @@ async function main(argv: string[]): Promise<number> {
     snapshotEvery: values['snapshot-every'] === undefined ? undefined : Number(values['snapshot-every']),
     onEvent: (event) => process.stdout.write(`${JSON.stringify(event)}\n`),
   });
-  return new Promise<number>((resolveExit) => {
-    let stopping = false;
-    const shutdown = (code: number): void => {
-      if (stopping) return;
-      stopping = true;
-      learner.stop().then(() => Promise.all([store.close(), policyStore?.close()])).then(() => resolveExit(code), (error: unknown) => {
-        process.stderr.write(`shutdown failed: ${error instanceof Error ? error.stack : String(error)}\n`);
-        resolveExit(1);
-      });
-    };
-    process.once('SIGTERM', () => shutdown(0));
-    process.once('SIGINT', () => shutdown(0));
-    learner.start((error) => {
-      process.stderr.write(`learner failed: ${error.stack ?? error.message}\n`);
-      shutdown(1);
-    }).catch((error: unknown) => {
-      process.stderr.write(`start failed: ${error instanceof Error ? error.stack : String(error)}\n`);
-      shutdown(1);
-    });
-  });
+  return serveUntilSignal(learner, 'learner', () => Promise.all([store.close(), policyStore?.close()]));
 }
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

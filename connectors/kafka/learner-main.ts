@@ -6,6 +6,7 @@ import { createKafkajsPort } from './kafkajs-port.js';
 import { KafkaSnapshotStore } from './kafka-snapshot-store.js';
 import type { LearnerEvent } from './learner-event.js';
 import { PartitionedLearner } from './partitioned-learner.js';
+import { serveUntilSignal } from './serve-until-signal.js';
 
 /** Usage of the partitioned learner service. */
 const LEARNER_USAGE = `node dist/connectors/kafka/learner-main.js --brokers host:port --topic T --group G --family vb-linear --dim D
@@ -58,26 +59,7 @@ async function main(argv: string[]): Promise<number> {
     worker: !values['in-process'],
     onEvent,
   });
-  return new Promise<number>((resolveExit) => {
-    let stopping = false;
-    const shutdown = (code: number): void => {
-      if (stopping) return;
-      stopping = true;
-      learner.stop().then(() => store.close()).then(() => resolveExit(code), (error: unknown) => {
-        process.stderr.write(`shutdown failed: ${error instanceof Error ? error.stack : String(error)}\n`);
-        resolveExit(1);
-      });
-    };
-    process.once('SIGTERM', () => shutdown(0));
-    process.once('SIGINT', () => shutdown(0));
-    learner.start((error) => {
-      process.stderr.write(`consumer crashed: ${error.stack ?? error.message}\n`);
-      shutdown(1);
-    }).catch((error: unknown) => {
-      process.stderr.write(`start failed: ${error instanceof Error ? error.stack : String(error)}\n`);
-      shutdown(1);
-    });
-  });
+  return serveUntilSignal(learner, 'learner', () => store.close());
 }
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
