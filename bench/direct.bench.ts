@@ -3,19 +3,7 @@ import { DirectElbo } from '../src/models/direct/objective.js';
 import { vbLinearFamily } from '../src/models/vb-linear/family.js';
 import { Rng } from '../src/rng/rng.js';
 import { formatCount, medianMs, throughput } from './measure.js';
-
-function gaussianRows(n: number, d: number, seed: number) {
-  const rng = Rng.fromSeed(seed);
-  const w = Float64Array.from({ length: d }, () => (rng.nextDouble() < 0.5 ? 0 : rng.normal()));
-  const x = new Float64Array(n * d);
-  const y = new Float64Array(n);
-  for (let r = 0; r < n; r++) {
-    let s = 0;
-    for (let j = 0; j < d; j++) { const v = rng.normal(); x[r * d + j] = v; s += w[j] * v; }
-    y[r] = s + 0.5 * rng.normal();
-  }
-  return { x, y, n, d };
-}
+import { syntheticLinear } from './synthetic-linear.js';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -23,7 +11,7 @@ const cpuMs = (work: () => void): number => { const start = process.cpuUsage(); 
 
 out('direct: accumulation of ΦᵀΦ (upper triangle, 4-row blocks), Φᵀy, yᵀy (records/s, batches of 1,000; wall, and CPU since the machine is shared)');
 for (const [b, target] of [[10, 5_000_000], [100, 0]] as const) {
-  const data = gaussianRows(20_000, b, b);
+  const data = syntheticLinear(20_000, b, b, (_, rng) => (rng.nextDouble() < 0.5 ? 0 : rng.normal()));
   const model = directFamily.create(b, { supportSize: 3 });
   let cursor = 0;
   const step = () => {

@@ -7,8 +7,8 @@ import type { Batch } from '../src/core/batch.js';
 import type { Family } from '../src/core/family.js';
 import { vbLinearArdFamily, vbLinearFamily, type VbLinearModel } from '../src/models/vb-linear/family.js';
 import type { VbLinearOptions } from '../src/models/vb-linear/options.js';
-import { Rng } from '../src/rng/rng.js';
 import { formatCount } from './measure.js';
+import { syntheticLinear } from './synthetic-linear.js';
 
 /**
  * vb-linear(-ard) test-then-train (predict the record, then update with it; one record per update)
@@ -25,32 +25,10 @@ import { formatCount } from './measure.js';
  * runs River's BayesianLinearRegression test-then-train on the same streams, and scikit-learn's
  * ARDRegression (threshold_lambda 1e4) on the sparse data of the pruning comparison.
  */
-function gaussianRows(n: number, d: number, seed: number): Batch {
-  const rng = Rng.fromSeed(seed);
-  const w = Float64Array.from({ length: d }, (_, j) => (j % 2 === 0 ? rng.normal() : 0));
-  const x = new Float64Array(n * d);
-  const y = new Float64Array(n);
-  for (let r = 0; r < n; r++) {
-    let s = 0;
-    for (let j = 0; j < d; j++) { const v = rng.normal(); x[r * d + j] = v; s += w[j] * v; }
-    y[r] = s + 0.5 * rng.normal();
-  }
-  return { x, y, n, d };
-}
-
 /** 25 standard-normal features, the first 5 relevant (1.5, −2, 0.8, 3, −1.2), noise sd 0.5: the data of test/models/vb-linear-warm-prune.test.ts. */
 function sparseRows(n: number, seed: number): Batch {
-  const d = 25;
   const truth = [1.5, -2, 0.8, 3, -1.2];
-  const rng = Rng.fromSeed(seed);
-  const x = new Float64Array(n * d);
-  const y = new Float64Array(n);
-  for (let r = 0; r < n; r++) {
-    let s = 0;
-    for (let j = 0; j < d; j++) { const v = rng.normal(); x[r * d + j] = v; s += (truth[j] ?? 0) * v; }
-    y[r] = s + 0.5 * rng.normal();
-  }
-  return { x, y, n, d };
+  return syntheticLinear(n, 25, seed, (j) => truth[j] ?? 0);
 }
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -133,7 +111,7 @@ function runPython(streams: readonly Batch[], ardCases: readonly { label: string
 }
 
 const dims = [10, 25, 100];
-const streams = dims.map((d) => gaussianRows(STREAM, d, 100 + d));
+const streams = dims.map((d) => syntheticLinear(STREAM, d, 100 + d, (j, rng) => (j % 2 === 0 ? rng.normal() : 0)));
 const ardCases = [{ label: 'N = 2,000 (seed 16)', data: sparseRows(2000, 16) }, { label: 'N = 20,000 (seed 1)', data: sparseRows(20_000, 1) }];
 const python = runPython(streams, ardCases);
 if (typeof python === 'string') out(`Python part skipped: ${python} (pip install river scikit-learn to compare)`);
