@@ -84,6 +84,6 @@ export const adfProbitFamily = adfFamily<BernoulliPredictive>('probit', 'classif
 
 /**
  * `adf-poisson`: as {@link adfLogitFamily} for counts, y ~ Poisson(e^{xᵀβ}) (log link), the tilted
- * moments by Gauss–Hermite centred on the tilted mode; predicts the Poisson–log-normal count.
+ * moments by the trapezoid rule around the tilted mode; predicts the Poisson–log-normal count.
  */
-export const adfPoissonFamily = adfFamily<PoissonLogNormalPredictive>('poisson', 'count', 'Assumed density filtering (single-pass EP) for Poisson regression with a log link: per-record moment matching by adaptive Gauss–Hermite in O(d²) (Opper 1998)');
+export const adfPoissonFamily = adfFamily<PoissonLogNormalPredictive>('poisson', 'count', 'Assumed density filtering (single-pass EP) for Poisson regression with a log link: per-record moment matching (tilted moments by the trapezoid rule around the tilted mode) in O(d²) (Opper 1998)');

@@ -9,7 +9,7 @@ export interface AdfOptions {
   readonly quadratureNodes?: number;
   /** Recent records whose EP sites are kept and revisited; default {@link DEFAULT_ADF_WINDOW}, 0 is plain ADF. */
   readonly window?: number;
-  /** Sites of the window refined (round robin) after each new record; default 1. */
+  /** Sites of the window refined (sweeping newest to oldest) after each new record; default 1. */
   readonly revisits?: number;
 }
 
@@ -22,7 +22,7 @@ export const ADF_OPTION_DOCS: OptionDocs = {
     mean: 'prior mean: a number (every coefficient) or one per coefficient (default 0)',
     covariance: 'prior covariance: a variance (isotropic), one variance per coefficient, a d×d matrix or d·d values row by row (default 1: N(0, I))',
   },
-  quadratureNodes: 'Gauss–Hermite nodes, at most 360, for the tilted moments and the predictive of adf-logit and for weighted records of adf-probit (default 32)',
+  quadratureNodes: 'Gauss–Hermite nodes, at most 360, for the tilted moments and the predictive of adf-logit and for weighted records of adf-probit; adf-poisson does not use them (default 32)',
   window: 'the most recent records whose EP sites are kept (features, label, weight and the site\'s two numbers) so they can be revisited: each new record is absorbed by ADF, then `revisits` sites of the window are refined by an EP step (cavity, tilted moments, new site). Records leaving the window keep their last site. Costs window × (d + 5) floats of state (default 2000; 0: plain single-pass ADF)',
-  revisits: 'EP refinements of window sites after each new record, round robin over the window; each costs about one record\'s update, O(d²) (default 1; 0 keeps the window without revisiting)',
+  revisits: 'EP refinements of window sites after each new record, sweeping the window from the newest record to the oldest and starting over; each costs about one record\'s update, O(d²) (default 1; 0 keeps the window without revisiting)',
 };

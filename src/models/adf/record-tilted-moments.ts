@@ -16,7 +16,7 @@ const LOGIT_PROBIT_SCALE = Math.sqrt(Math.PI / 8);
  * workspace: the probit in closed form; the logit by Gauss–Hermite, except for a projection wider
  * than s² = 25 (unscaled features early in a stream), where the nodes of N(μ, s²) lie too far apart
  * to resolve the step of σ and the probit approximation σ(f) ≈ Φ(κf) (MacKay 1992) is used; the
- * Poisson by Gauss–Hermite centred on the tilted mode.
+ * Poisson by the trapezoid rule around the tilted mode ({@link poissonTiltedMoments}).
  */
 export function recordTiltedMoments(state: AdfState, workspace: AdfWorkspace, mu: number, s2: number, y: number, weight: number): TiltedMoments {
   if (state.link === 'poisson') return poissonTiltedMoments(workspace.moments, mu, s2, y, weight);
