@@ -14,7 +14,7 @@ import { linearData, rows } from '../helpers/synthetic-data.js';
 
 
 describe.each([['vb-linear', false], ['vb-linear-ard', true]] as const)('%s streaming properties', (family, ard) => {
-  it('refitting on every update (refitFraction 0), a stream cut anywhere agrees with the batch fit to the fit tolerance; the first batch is the batch fit', () => {
+  it('refitting on every update (refitFraction 0), a stream cut anywhere has the batch statistics (their fit is the batch fit) and, without ARD, agrees with the batch fit to the fit tolerance', () => {
     fc.assert(fc.property(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 1e6 }), fc.array(fc.integer({ min: 1, max: 60 }), { minLength: 1, maxLength: 6 }), (d, seed, cuts) => {
       const family = ard ? vbLinearArdFamily : vbLinearFamily;
       const options = { refitFraction: 0, tol: 1e-12, maxIter: 20_000 };
@@ -30,7 +30,10 @@ describe.each([['vb-linear', false], ['vb-linear-ard', true]] as const)('%s stre
       const scratch = family.create(d, options);
       scratch.merge(stream);
       expect(Array.from(scratch.posterior().w)).toEqual(Array.from(batch.posterior().w));
-      if (stream.posterior().stopReason !== 'converged' || Array.from(stream.posterior().pruned).join() !== Array.from(batch.posterior().pruned).join()) return;
+      // ARD's VB bound has several fixed points: a warm start from a fit of a few records can stay in
+      // another one (d = 4, seed 940890, cuts [2]: w₂ −0.04 against the batch's 0.82), so for ARD only the
+      // statistics and their fit from scratch are the batch's.
+      if (ard || stream.posterior().stopReason !== 'converged' || Array.from(stream.posterior().pruned).join() !== Array.from(batch.posterior().pruned).join()) return;
       expectClose(stream.posterior().w, batch.posterior().w, { rel: 1e-4, absOfMax: 1e-4 }, 'w');
     }), { numRuns: 40 });
   });
