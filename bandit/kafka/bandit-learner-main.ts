@@ -11,8 +11,10 @@ import { serveUntilSignal } from '../../connectors/kafka/serve-until-signal.js';
 /** Usage of the bandit learner service. */
 const USAGE = `node dist/bandit/kafka/bandit-learner-main.js --brokers host:port --decisions T --rewards T --model NAME --state-topic T --policy '<json>'
     --reward-window-ms N [--expired-reward R | (default: drop)] [--policy-topic T] [--partitions N] [--snapshot-every N]
-  Joins decisions and rewards by decision id and learns the policy exactly once; its state goes to --state-topic, the policy
-  for the deciders to --policy-topic (default: the state topic) under NAME/global. --policy is a BanditPolicyConfig,
+    [--group-id G] [--session-timeout-ms N] [--max-state-record-bytes N]
+  Joins decisions and rewards by decision id and learns the policy exactly once; any number of instances share the partitions
+  in group G (default vbstream-bandit-learner.<rewards>.NAME). Each partition's state goes to --state-topic (NAME/learner/<p>), the
+  merged policy for the deciders to --policy-topic (default: the state topic) under NAME/global. --policy is a BanditPolicyConfig,
   e.g. {"kind":"thompson","seed":1,"arms":3,"dim":4}. Prints its events as JSON lines; SIGTERM/SIGINT snapshot and exit 0.`;
 
 async function main(argv: string[]): Promise<number> {
@@ -21,7 +23,8 @@ async function main(argv: string[]): Promise<number> {
     options: {
       brokers: { type: 'string' }, decisions: { type: 'string' }, rewards: { type: 'string' }, model: { type: 'string' }, 'state-topic': { type: 'string' },
       'policy-topic': { type: 'string' }, policy: { type: 'string' }, 'reward-window-ms': { type: 'string' }, 'expired-reward': { type: 'string' },
-      partitions: { type: 'string' }, 'snapshot-every': { type: 'string' },
+      partitions: { type: 'string' }, 'snapshot-every': { type: 'string' }, 'group-id': { type: 'string' }, 'session-timeout-ms': { type: 'string' },
+      'max-state-record-bytes': { type: 'string' },
     },
   });
   const { brokers, decisions, rewards, model, policy } = values;
@@ -40,6 +43,9 @@ async function main(argv: string[]): Promise<number> {
     expiredReward: values['expired-reward'] === undefined ? undefined : Number(values['expired-reward']),
     partitions: values.partitions === undefined ? undefined : Number(values.partitions),
     snapshotEvery: values['snapshot-every'] === undefined ? undefined : Number(values['snapshot-every']),
+    groupId: values['group-id'],
+    sessionTimeoutMs: values['session-timeout-ms'] === undefined ? undefined : Number(values['session-timeout-ms']),
+    maxStateRecordBytes: values['max-state-record-bytes'] === undefined ? undefined : Number(values['max-state-record-bytes']),
     onEvent: (event) => process.stdout.write(`${JSON.stringify(event)}\n`),
   });
   return serveUntilSignal(learner, 'learner', () => Promise.all([store.close(), policyStore?.close()]));

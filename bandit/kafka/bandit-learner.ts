@@ -3,22 +3,21 @@ import { DeadLetterSink } from '../../connectors/kafka/dead-letter-sink.js';
 import type { DeadLetterReason } from '../../connectors/kafka/dead-letter-reason.js';
 import { ensureTopic } from '../../connectors/kafka/ensure-topic.js';
 import type { AdminPort, ConsumerPort, KafkaPort, PortEachBatchPayload, PortMessage, ProducerPort } from '../../connectors/kafka/kafka-port.js';
-import { snapshotKey } from '../../connectors/kafka/snapshot-key.js';
+import { KafkaSource, type SourceBatch } from '../../connectors/kafka/kafka-source.js';
 import type { SnapshotStore } from '../../connectors/kafka/snapshot-store.js';
 import type { TopicDurability } from '../../connectors/kafka/topic-durability.js';
 import type { BanditPolicy } from '../../src/bandit/bandit-policy.js';
-import { restorePolicy } from '../../src/bandit/restore-policy.js';
+import { mergePolicy } from '../../src/bandit/merge-policy.js';
 import { ConfigError } from '../../src/core/config-error.js';
-import { decodeSnapshot } from '../../src/core/decode-snapshot.js';
-import { encodeSnapshot } from '../../src/core/encode-snapshot.js';
-import type { JsonValue } from '../../src/core/model-snapshot.js';
 import { optionChecks } from '../../src/core/option-checks.js';
-import { SnapshotError } from '../../src/core/snapshot-error.js';
 import { VbstreamError } from '../../src/core/vbstream-error.js';
 import type { BanditLearnerEvent } from './bandit-learner-event.js';
 import type { BanditMetrics } from './bandit-metrics.js';
+import { BanditPartition } from './bandit-partition.js';
+import { BanditPolicyCombiner } from './bandit-policy-combiner.js';
 import { parseLoggedDecision } from './parse-logged-decision.js';
 import { parseRewardRecord, type RewardRecord } from './parse-reward-record.js';
+import { PartitionStateStore } from './partition-state-store.js';
 import { PendingDecisions } from './pending-decisions.js';
 
 /** Options of {@link BanditLearner}. */
@@ -27,7 +26,7 @@ export interface BanditLearnerOptions {
   readonly decisionsTopic: string;
   /** Where rewards arrive (keyed by decision id: co-partitioned with the decisions). */
   readonly rewardsTopic: string;
-  /** Snapshot keys: the learner's state under `model/learner`, the policy for the deciders under `model/global`. */
+  /** Snapshot keys: each partition's state under `model/learner/<partition>`, the merged policy for the deciders under `model/global`. */
   readonly model: string;
   /** The policy of a fresh start (no state snapshot yet). */
   readonly createPolicy: () => BanditPolicy;
@@ -41,7 +40,7 @@ export interface BanditLearnerOptions {
   readonly snapshotEveryMs?: number;
   /** How often closed windows are looked for, ms (default min(1,000, window / 4)). */
   readonly expiryCheckMs?: number;
-  /** Resolved decision ids remembered, to tell duplicate and late rewards from unknown ones (default 100,000). */
+  /** Resolved decision ids remembered per partition, to tell duplicate and late rewards from unknown ones (default 100,000). */
   readonly rememberResolved?: number;
   /** Partitions of the decisions and rewards topics when this learner creates them (default 1). */
   readonly partitions?: number;
@@ -51,47 +50,53 @@ export interface BanditLearnerOptions {
   readonly policyStore?: SnapshotStore;
   /** Longest wait for the decisions topic to catch up with a reward's decision, ms (default 30,000). */
   readonly catchUpTimeoutMs?: number;
+  /** Consumer group of the learner instances that share the topics (default `vbstream-bandit-learner.<rewardsTopic>.<model>`): the partitions are spread over its members. */
+  readonly groupId?: string;
+  /** Consumer-group session timeout: how long a crashed instance holds its partitions, ms (default 30,000). */
+  readonly sessionTimeoutMs?: number;
+  /** Largest state record written, bytes (default 1,000,000): a partition's pending decisions are cut into records of at most this. */
+  readonly maxStateRecordBytes?: number;
   readonly metrics?: BanditMetrics;
   readonly onEvent?: (event: BanditLearnerEvent) => void;
 }
 
-/** Header `meta` of a learner state snapshot. */
-interface LearnerState {
-  readonly decisionsTopic: string;
-  readonly rewardsTopic: string;
-  readonly decisionsOffsets: number[];
-  readonly rewardsOffsets: number[];
-  readonly learned: number;
-  readonly pending: JsonValue;
-}
-
 /**
  * The learning side of the bandit backend: joins the decisions the deciders log with the rewards
- * that follow, by decision id, and learns each reward into one policy, exactly once across crashes.
+ * that follow, by decision id, and learns each reward exactly once across crashes and rebalances.
+ * Any number of instances share the work in one consumer group (`groupId`).
  *
- * - Join: the decisions and rewards topics have the same partitions and are keyed by decision id,
- *   so a decision and its reward share a partition. Decisions are read into {@link PendingDecisions};
- *   rewards are applied in the order of their partition. A reward whose decision has not been read
- *   yet waits until the decisions partition is read up to its end as of then (the decider wrote the
- *   decision with acks from all replicas before anyone could know its id), so only a decision that
- *   was never logged is `unknown-decision`.
- * - State: the policy snapshot, the pending decisions, the resolved ids and the next offset of every
- *   partition of both topics go into one snapshot under `model/learner` (every `snapshotEvery`
- *   rewards, and `snapshotEveryMs` after a reward not yet snapshotted), written after the dead
- *   letters are flushed. A restart restores it
- *   and reads both topics on from its offsets, so every reward after the snapshot is applied again
- *   to the state from before it: once in all. Nothing is committed to a consumer group: the offsets
- *   in the snapshot are the only positions, as in `PartitionedLearner`.
+ * - Partitions: the decisions and rewards topics have the same partitions and are keyed by decision
+ *   id, so a decision and its reward share a partition. The group spreads the rewards topic's
+ *   partitions over the instances; an instance reads the decisions partitions of the rewards
+ *   partitions it owns (its own consumer of the decisions topic, the others paused). Every partition
+ *   has its own state ({@link BanditPartition}): its own policy (this partition's rewards only), its
+ *   pending decisions and resolved ids, and both topics' next offsets. After every group join each
+ *   assigned partition is restored from its latest state and both topics are read on from its
+ *   offsets; a revoked one is dropped unsnapshotted. A rebalance or a crash therefore moves a
+ *   partition with its state: the new owner applies every reward after that state again to it, so
+ *   each reward is in the state once (the offsets in the state are the positions; the group's
+ *   committed offsets only spare a long seek).
+ * - Join: decisions are read into the partition's {@link PendingDecisions}; rewards are applied in
+ *   the order of their partition. A reward whose decision has not been read yet waits until the
+ *   decisions partition is read up to its end as of then (the decider wrote the decision with acks
+ *   from all replicas before anyone could know its id), so only a decision that was never logged is
+ *   `unknown-decision`.
+ * - State ({@link PartitionStateStore}): a partition's state is written every `snapshotEvery`
+ *   rewards of it, and `snapshotEveryMs` after a reward not yet snapshotted, after the dead letters
+ *   are flushed, and only while this instance owns the partition; its pending decisions go into
+ *   chunks of at most `maxStateRecordBytes`, committed by the partition's head record.
  * - Reward window: a timer looks for pending decisions older than `rewardWindowMs` and writes an
  *   expiry marker for each to the rewards topic (its decision's partition) — with the default
  *   reward, or none when expired decisions are dropped. The marker is learned (or the decision
- *   dropped) when it is read back, in log order, so a replay after a crash sees the same sequence of
- *   rewards and expiries as the first run. A marker for a decision already resolved is skipped.
+ *   dropped) when it is read back, in log order, so a replay (after a crash, at the next owner) sees
+ *   the same sequence of rewards and expiries as the first run. A marker for a decision already
+ *   resolved is skipped. Deadlines are the deciders' `decidedAt`, so they hold across a move.
  * - Dead letters (`<topic>.dlq`, with reasons): `duplicate-reward`, `late-reward` (after the window
  *   closed), `unknown-decision`, and the parse failures (`empty`, `bad-json`, `bad-shape`, `bad-label`).
- * - The policy for the deciders is published under `model/global` after every state snapshot.
- *
- * One learner runs at a time: it reads every partition with consumers of their own group.
+ * - The policy for the deciders ({@link BanditPolicyCombiner}): after every state written, the
+ *   latest durable state of every partition, merged, under `model/global`. With more than one
+ *   partition the policy must merge (`mergePolicy`: Thompson and ε-greedy over families with
+ *   `merge`), else `start` throws a `ConfigError`.
  */
 export class BanditLearner {
   private readonly snapshotEvery: number;
@@ -99,25 +104,22 @@ export class BanditLearner {
   private readonly expiryCheckMs: number;
   private readonly remember: number;
   private readonly catchUpTimeoutMs: number;
-  private policy!: BanditPolicy;
-  private pending!: PendingDecisions;
-  private decisionsNext: number[] = [];
-  private rewardsNext: number[] = [];
-  private readonly positioned = new Set<string>();
-  private readonly marked = new Set<string>();
-  private learnedCount = 0;
-  private sinceSnapshot = 0;
+  private readonly maxStateRecordBytes: number;
+  private readonly parts = new Map<number, BanditPartition>();
+  private readonly restoring = new Map<number, { generation: number; part: Promise<BanditPartition> }>();
+  private states!: PartitionStateStore;
+  private combiner!: BanditPolicyCombiner;
   private admin: AdminPort | undefined;
   private producer: ProducerPort | undefined;
   private deadLetters: DeadLetterSink | undefined;
   private decisionsReader: ConsumerPort | undefined;
-  private rewardsReader: ConsumerPort | undefined;
-  private waiters: (() => void)[] = [];
+  private source: KafkaSource | undefined;
   private expiryTimer: NodeJS.Timeout | undefined;
   private snapshotTimer: NodeJS.Timeout | undefined;
-  private checkpoints: Promise<void> = Promise.resolve();
   private expiring: Promise<void> = Promise.resolve();
   private inflight: Promise<void> = Promise.resolve();
+  private publishing: Promise<void> = Promise.resolve();
+  private publishQueued = false;
   private fatal: ((error: Error) => void) | undefined;
   private stopping = false;
 
@@ -129,21 +131,36 @@ export class BanditLearner {
     this.expiryCheckMs = optionChecks.positive('expiryCheckMs', options.expiryCheckMs, Math.min(1_000, options.rewardWindowMs / 4));
     this.remember = optionChecks.positiveInteger('rememberResolved', options.rememberResolved, 100_000);
     this.catchUpTimeoutMs = optionChecks.positive('catchUpTimeoutMs', options.catchUpTimeoutMs, 30_000);
+    this.maxStateRecordBytes = optionChecks.positiveInteger('maxStateRecordBytes', options.maxStateRecordBytes, 1_000_000);
+    if (options.sessionTimeoutMs !== undefined) optionChecks.positive('sessionTimeoutMs', options.sessionTimeoutMs, Number.NaN);
   }
 
-  /** Rewards (and expired decisions) learned into the policy, in all runs since the first. */
+  /** Rewards (and expired decisions) learned into the policies of the partitions this instance owns, in all runs since the first. */
   get learned(): number {
-    return this.learnedCount;
+    let learned = 0;
+    for (const part of this.parts.values()) if (part.live) learned += part.learned;
+    return learned;
   }
 
-  /** Decisions awaiting their reward. */
+  /** Decisions awaiting their reward at the partitions this instance owns. */
   get pendingCount(): number {
-    return this.pending?.size ?? 0;
+    let pending = 0;
+    for (const part of this.parts.values()) if (part.live) pending += part.pending.size;
+    return pending;
   }
 
-  /** The live policy (read it, never change it). */
+  /** The partitions this instance owns and has restored. */
+  get partitions(): number[] {
+    return [...this.parts.values()].filter((part) => part.live).map((part) => part.partition).sort((a, b) => a - b);
+  }
+
+  /** The policy of the partitions this instance owns: one partition's own policy (live: read it, never change it), or several merged into a fresh one. */
   get currentPolicy(): BanditPolicy {
-    return this.policy;
+    const owned = this.partitions.map((p) => this.parts.get(p)!.policy);
+    if (owned.length === 1) return owned[0];
+    const merged = this.options.createPolicy();
+    for (const policy of owned) mergePolicy(merged, policy);
+    return merged;
   }
 
   /** Dead letters by reason. */
@@ -151,197 +168,251 @@ export class BanditLearner {
     return this.deadLetters?.countsByReason();
   }
 
-  /** Creates the topics if missing, restores the state, publishes the policy and starts reading. `onFatal` hears a failure that stops the learner. */
+  /** Creates the topics if missing, publishes the merged policy, joins the group and starts reading. `onFatal` hears a failure that stops the learner. */
   async start(onFatal: (error: Error) => void): Promise<void> {
     this.fatal = onFatal;
-    const { decisionsTopic, rewardsTopic } = this.options;
+    const { decisionsTopic, rewardsTopic, model, createPolicy } = this.options;
     const admin = this.port.admin();
     this.admin = admin;
     await admin.connect();
-    const partitions = this.options.partitions ?? 1;
-    for (const topic of [decisionsTopic, rewardsTopic]) await ensureTopic(admin, topic, { partitions, ...this.options.topics });
+    for (const topic of [decisionsTopic, rewardsTopic]) await ensureTopic(admin, topic, { partitions: this.options.partitions ?? 1, ...this.options.topics });
     const counts = await Promise.all([decisionsTopic, rewardsTopic].map(async (topic) => (await admin.fetchTopicOffsets(topic)).length));
     if (counts[0] !== counts[1]) throw new ConfigError(`${decisionsTopic} has ${counts[0]} partitions and ${rewardsTopic} ${counts[1]}: a decision and its reward must share a partition`, { field: 'partitions' });
     for (const topic of [decisionsTopic, rewardsTopic]) await ensureTopic(admin, `${topic}.dlq`, { partitions: counts[0], ...this.options.topics });
-    await this.restore(counts[0]);
+    this.states = new PartitionStateStore(this.store, { model, decisionsTopic, rewardsTopic, maxRecordBytes: this.maxStateRecordBytes, remember: this.remember });
+    this.combiner = new BanditPolicyCombiner(this.states, { model, partitions: counts[0], createPolicy });
     this.producer = this.port.producer({ idempotent: true, maxInFlightRequests: 1 });
     await this.producer.connect();
     this.deadLetters = new DeadLetterSink(this.producer);
     await this.publish();
-    this.decisionsReader = await this.read(decisionsTopic, this.decisionsNext, (payload) => this.readDecisions(payload));
-    this.rewardsReader = await this.read(rewardsTopic, this.rewardsNext, (payload) => {
-      const work = this.stopping ? Promise.resolve() : this.readRewards(payload);
+    const reader = this.port.consumer({ groupId: `vbstream-bandit-decisions-${randomUUID()}`, maxWaitTimeInMs: 100 });
+    this.decisionsReader = reader;
+    await reader.connect();
+    reader.on('consumer.crash', ({ payload }) => { if (!payload.restart) this.fail(payload.error); });
+    await reader.subscribe({ topics: [decisionsTopic], fromBeginning: true });
+    await reader.run({ autoCommit: false, eachBatch: async (payload) => this.readDecisions(payload) });
+    const source = new KafkaSource(this.port, { topic: rewardsTopic, groupId: this.options.groupId ?? `vbstream-bandit-learner.${rewardsTopic}.${model}`, sessionTimeoutMs: this.options.sessionTimeoutMs });
+    this.source = source;
+    source.onAssignment((partitions, generation) => this.assigned(partitions, generation));
+    await source.start((batch) => {
+      const work = this.stopping ? Promise.resolve() : this.readRewards(batch).catch((error: unknown) => {
+        if (error instanceof VbstreamError && !error.retriable) this.fail(error);
+        else if (!this.stopping) throw error;
+      });
       this.inflight = work.catch(() => undefined);
       return work;
-    });
+    }, (error) => this.fail(error));
     this.expiryTimer = setInterval(() => this.expire(), this.expiryCheckMs);
     this.expiryTimer.unref();
     this.snapshotTimer = setInterval(() => {
-      if (this.sinceSnapshot > 0 && !this.stopping) this.checkpoint().catch(() => undefined); // a failure is fatal (checkpoint)
+      if (this.stopping) return;
+      for (const part of this.parts.values()) if (part.sinceSnapshot > 0) this.checkpoint(part).catch(() => undefined); // a failure is fatal (checkpoint)
     }, this.snapshotEveryMs);
     this.snapshotTimer.unref();
   }
 
-  /** Stops reading, snapshots the state (when rewards were learned since the last) and disconnects. */
+  /** Stops reading, writes the state of every owned partition with rewards since its last, publishes the merged policy, leaves the group and disconnects. */
   async stop(): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
     clearInterval(this.expiryTimer);
     clearInterval(this.snapshotTimer);
+    for (const part of this.parts.values()) part.wake();
     await this.inflight;
     await this.expiring.catch(() => undefined);
-    await this.rewardsReader?.disconnect();
     await this.decisionsReader?.disconnect();
-    if (this.sinceSnapshot > 0) await this.checkpoint();
-    await this.checkpoints.catch(() => undefined);
+    const owned = [...this.parts.values()].filter((part) => this.owns(part));
+    const written = await Promise.allSettled(owned.map((part) => (part.sinceSnapshot > 0 ? this.checkpoint(part) : part.checkpoints)));
+    await this.publishing.catch(() => undefined);
+    for (const part of this.parts.values()) part.retire();
+    await this.source?.stop();
     await this.producer?.disconnect();
     await this.admin?.disconnect();
+    const failed = written.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
   }
 
-  private async restore(partitions: number): Promise<void> {
-    const { model, decisionsTopic, rewardsTopic } = this.options;
-    const bytes = await this.store.latest(`${model}/learner`);
-    if (bytes === undefined) {
-      this.policy = this.options.createPolicy();
-      this.pending = new PendingDecisions(this.remember);
-      this.decisionsNext = new Array<number>(partitions).fill(0);
-      this.rewardsNext = new Array<number>(partitions).fill(0);
-    } else {
-      const { snapshot, meta } = decodeSnapshot(bytes);
-      const state = meta as unknown as LearnerState;
-      if (state.decisionsTopic !== decisionsTopic || state.rewardsTopic !== rewardsTopic || state.rewardsOffsets?.length !== partitions) {
-        throw new SnapshotError(`learner state ${model}/learner is of ${state.decisionsTopic} / ${state.rewardsTopic} with ${state.rewardsOffsets?.length} partitions, not ${decisionsTopic} / ${rewardsTopic} with ${partitions}`, { source: rewardsTopic, field: 'meta' });
+  /** After a group join: drops revoked partitions and restores every assigned one. */
+  private assigned(partitions: readonly number[], generation: number): void {
+    for (const [p, part] of [...this.parts]) {
+      if (!partitions.includes(p)) {
+        this.parts.delete(p);
+        part.retire();
+        this.decisionsReader?.pause([{ topic: this.options.decisionsTopic, partitions: [p] }]);
       }
-      this.policy = restorePolicy(snapshot);
-      this.pending = PendingDecisions.fromJson(state.pending, this.remember);
-      this.decisionsNext = [...state.decisionsOffsets];
-      this.rewardsNext = [...state.rewardsOffsets];
-      this.learnedCount = state.learned;
     }
-    this.options.metrics?.setPending(this.pending.size);
-    this.options.onEvent?.({ type: 'restored', fromSnapshot: bytes !== undefined, rewardsOffsets: [...this.rewardsNext], decisionsOffsets: [...this.decisionsNext], pending: this.pending.size, learned: this.learnedCount });
+    this.options.onEvent?.({ type: 'assigned', partitions, generation });
+    for (const p of partitions) this.partOf(p, generation).catch(() => undefined); // a failed restore fails that partition's next batch
   }
 
-  /** A consumer of its own group over every partition of `topic`, each partition started at `next[p]` (the first batch seeks there). */
-  private async read(topic: string, next: number[], handle: (payload: PortEachBatchPayload) => Promise<void>): Promise<ConsumerPort> {
-    const consumer = this.port.consumer({ groupId: `vbstream-bandit-learner-${randomUUID()}`, maxWaitTimeInMs: 100 });
-    await consumer.connect();
-    consumer.on('consumer.crash', ({ payload }) => { if (!payload.restart && !this.stopping) this.fail(payload.error); });
-    await consumer.subscribe({ topics: [topic], fromBeginning: true });
-    await consumer.run({
-      autoCommit: false,
-      eachBatch: async (payload) => {
-        const { partition, messages } = payload.batch;
-        const key = `${topic}/${partition}`;
-        if (!this.positioned.has(key)) {
-          this.positioned.add(key);
-          if (messages.length > 0 && Number(messages[0].offset) !== next[partition]) {
-            consumer.seek({ topic, partition, offset: String(next[partition]) });
-            return;
-          }
-        }
-        await handle(payload);
-      },
-    });
-    return consumer;
+  private partOf(p: number, generation: number): Promise<BanditPartition> {
+    const current = this.restoring.get(p);
+    if (current !== undefined && current.generation === generation) return current.part;
+    const part = this.restore(p, generation);
+    const entry = { generation, part };
+    this.restoring.set(p, entry);
+    part.catch(() => { if (this.restoring.get(p) === entry) this.restoring.delete(p); });
+    return part;
   }
 
-  /** Decisions into the pending state (synchronously: a snapshot never sees half a batch). */
+  /** A partition's latest state (or a fresh one), live from now on, its decisions partition read on from the state's offset. */
+  private async restore(p: number, generation: number): Promise<BanditPartition> {
+    const previous = this.parts.get(p);
+    if (previous !== undefined) {
+      previous.retire();
+      await previous.checkpoints.catch(() => undefined);
+    }
+    const restored = await this.states.read(p, this.combiner.options.partitions);
+    const part = new BanditPartition(p, generation, restored ?? { policy: this.options.createPolicy(), pending: new PendingDecisions(this.remember), decisionsNext: 0, rewardsNext: 0, learned: 0 });
+    if (this.restoring.get(p)?.generation !== generation || this.source?.generation !== generation || this.stopping) {
+      part.retire(); // superseded by a newer group join while restoring
+      return part;
+    }
+    this.parts.set(p, part);
+    this.seekDecisions(part);
+    this.decisionsReader?.resume([{ topic: this.options.decisionsTopic, partitions: [p] }]);
+    this.setPending();
+    this.options.onEvent?.({ type: 'restored', partition: p, fromSnapshot: restored !== undefined, rewardsOffset: part.rewardsNext, decisionsOffset: part.decisionsNext, pending: part.pending.size, learned: part.learned });
+    return part;
+  }
+
+  private seekDecisions(part: BanditPartition): void {
+    if (part.decisionsSoughtTo !== part.decisionsNext) part.decisionsSeeks = 0;
+    part.decisionsSoughtTo = part.decisionsNext;
+    part.decisionsSeeks++;
+    this.decisionsReader?.seek({ topic: this.options.decisionsTopic, partition: part.partition, offset: String(part.decisionsNext) });
+  }
+
+  /** Whether this instance still owns the partition at the generation it was restored for. */
+  private owns(part: BanditPartition): boolean {
+    return part.live && this.source !== undefined && this.source.generation === part.generation && this.source.assigned.includes(part.partition);
+  }
+
+  /**
+   * Decisions into their partition's pending state (synchronously: a snapshot never sees half a
+   * batch). A partition this instance does not own is paused; a batch that starts past the
+   * partition's next offset (fetched before the restore's seek) is fetched again from there.
+   */
   private async readDecisions({ batch }: PortEachBatchPayload): Promise<void> {
     const p = batch.partition;
+    const part = this.parts.get(p);
+    if (part === undefined || !part.live) {
+      this.decisionsReader?.pause([{ topic: batch.topic, partitions: [p] }]);
+      return;
+    }
+    if (batch.messages.length > 0 && Number(batch.messages[0].offset) > part.decisionsNext && part.decisionsSeeks < 3) {
+      this.seekDecisions(part);
+      return;
+    }
     for (const message of batch.messages) {
-      if (Number(message.offset) < this.decisionsNext[p]) continue;
+      if (Number(message.offset) < part.decisionsNext) continue;
       try {
-        const decision = parseLoggedDecision(this.json(message), this.policy.arms, this.policy.dim);
-        if (this.pending.add(decision, p)) this.options.metrics?.recordDecision(decision.propensity);
+        const decision = parseLoggedDecision(this.json(message), part.policy.arms, part.policy.dim);
+        if (part.pending.add(decision, p)) this.options.metrics?.recordDecision(decision.propensity);
       } catch (error) {
         this.deadLetter(batch.topic, p, message, error);
       }
     }
-    this.decisionsNext[p] = Math.max(this.decisionsNext[p], Number(batch.lastOffset()) + 1);
-    this.options.metrics?.setPending(this.pending.size);
-    for (const wake of this.waiters.splice(0)) wake();
+    part.decisionsNext = Math.max(part.decisionsNext, Number(batch.lastOffset()) + 1);
+    this.setPending();
+    part.wake();
   }
 
-  private async readRewards(payload: PortEachBatchPayload): Promise<void> {
-    const { batch } = payload;
+  /** A batch of rewards of one partition, applied in order to the partition's state restored for the batch's generation. */
+  private async readRewards(batch: SourceBatch): Promise<void> {
     const p = batch.partition;
+    const part = await this.partOf(p, batch.generation);
+    if (!part.live || this.stopping) return;
+    const first = Number(batch.messages[0].offset);
+    const next = part.rewardsNext;
+    // The first batch after a restore starts where the state ends; a later one past the next offset
+    // is fetched again from there, once. Rewards below the next offset are in the state already.
+    if (part.rewardsSoughtTo !== next && (part.rewardsPositioned ? first > next : first !== next)) {
+      part.rewardsPositioned = true;
+      part.rewardsSoughtTo = next;
+      this.source!.seek(p, next);
+      return;
+    }
+    part.rewardsPositioned = true;
     for (const message of batch.messages) {
-      if (!payload.isRunning() || this.stopping) return;
+      if (!batch.active() || !part.live || this.stopping) return;
       const offset = Number(message.offset);
-      if (offset < this.rewardsNext[p]) continue;
-      try {
-        await this.reward(p, parseRewardRecord(this.json(message)), message);
-      } catch (error) {
-        this.deadLetter(batch.topic, p, message, error);
+      if (offset >= part.rewardsNext) {
+        try {
+          await this.reward(part, parseRewardRecord(this.json(message)), message);
+        } catch (error) {
+          if (error instanceof Superseded) return;
+          this.deadLetter(batch.topic, p, message, error);
+        }
+        part.rewardsNext = offset + 1;
+        part.sinceSnapshot++;
       }
-      this.rewardsNext[p] = offset + 1;
-      this.sinceSnapshot++;
-      if (this.sinceSnapshot >= this.snapshotEvery) {
-        await this.checkpoint();
-        await payload.heartbeat();
+      batch.resolve(message.offset);
+      if (part.sinceSnapshot >= this.snapshotEvery) {
+        await this.checkpoint(part);
+        await batch.heartbeat();
       }
     }
-    this.rewardsNext[p] = Math.max(this.rewardsNext[p], Number(batch.lastOffset()) + 1);
   }
 
-  /** One reward (or expiry marker) against the join state. */
-  private async reward(p: number, record: RewardRecord, message: PortMessage): Promise<void> {
+  /** One reward (or expiry marker) against the partition's join state. */
+  private async reward(part: BanditPartition, record: RewardRecord, message: PortMessage): Promise<void> {
     const id = record.decisionId;
-    if (this.pending.status(id) === 'unknown' && !record.expired) await this.catchUp(p);
-    const status = this.pending.status(id);
+    const { pending } = part;
+    if (pending.status(id) === 'unknown' && !record.expired) await this.catchUp(part);
+    const status = pending.status(id);
     if (record.expired) {
       if (status !== 'pending') return; // rewarded in time, or a second marker after a restart
-      const { decision } = this.pending.get(id)!;
-      if (record.reward !== undefined) this.learn(decision.context, decision.arm, record.reward);
-      this.pending.resolve(id, 'expired');
-      this.marked.delete(id);
+      const { decision } = pending.get(id)!;
+      if (record.reward !== undefined) this.learn(part, decision.context, decision.arm, record.reward);
+      pending.resolve(id, 'expired');
+      part.marked.delete(id);
       this.options.metrics?.recordExpired(record.reward !== undefined);
     } else if (status === 'pending') {
-      const { decision } = this.pending.get(id)!;
-      this.learn(decision.context, decision.arm, record.reward!);
-      this.pending.resolve(id, 'rewarded');
-      this.marked.delete(id);
+      const { decision } = pending.get(id)!;
+      this.learn(part, decision.context, decision.arm, record.reward!);
+      pending.resolve(id, 'rewarded');
+      part.marked.delete(id);
       this.options.metrics?.recordReward(Math.max(0, Number(message.timestamp) - decision.decidedAt) / 1000);
     } else {
       const reason: DeadLetterReason = status === 'rewarded' ? 'duplicate-reward' : status === 'expired' ? 'late-reward' : 'unknown-decision';
       const detail = status === 'rewarded' ? `decision ${id} was rewarded already` : status === 'expired' ? `the reward window of decision ${id} had closed` : `no decision ${id} was logged (or it was resolved too long ago to be remembered)`;
       throw new Refused(reason, detail);
     }
-    this.options.metrics?.setPending(this.pending.size);
+    this.setPending();
   }
 
-  /** The policy learns a reward; one it refuses with a typed error is refused as `refused-by-model`, the decision still pending. */
-  private learn(context: readonly number[], arm: number, reward: number): void {
+  /** The partition's policy learns a reward; one it refuses with a typed error is refused as `refused-by-model`, the decision still pending. */
+  private learn(part: BanditPartition, context: readonly number[], arm: number, reward: number): void {
     try {
-      this.policy.learn({ context: Float64Array.from(context), arm }, reward);
+      part.policy.learn({ context: Float64Array.from(context), arm }, reward);
     } catch (error) {
       if (error instanceof VbstreamError && !error.retriable) throw new Refused('refused-by-model', error.message);
       throw error;
     }
-    this.learnedCount++;
+    part.learned++;
   }
 
-  /** Waits until partition `p` of the decisions topic is read up to its end as of now. */
-  private async catchUp(p: number): Promise<void> {
-    const end = Number((await this.admin!.fetchTopicOffsets(this.options.decisionsTopic)).find((o) => o.partition === p)?.high ?? 0);
+  /** Waits until the partition's decisions are read up to the topic's end as of now; throws {@link Superseded} once the partition is no longer this instance's. */
+  private async catchUp(part: BanditPartition): Promise<void> {
+    const end = Number((await this.admin!.fetchTopicOffsets(this.options.decisionsTopic)).find((o) => o.partition === part.partition)?.high ?? 0);
     const deadline = Date.now() + this.catchUpTimeoutMs;
-    while (this.decisionsNext[p] < end) {
-      if (Date.now() > deadline) throw new VbstreamError('io', `the decisions reader did not reach offset ${end} of partition ${p} within ${this.catchUpTimeoutMs} ms`, { source: this.options.decisionsTopic }, true);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, 100);
-        this.waiters.push(() => { clearTimeout(timer); resolve(); });
-      });
+    while (part.decisionsNext < end) {
+      if (!part.live || this.stopping) throw new Superseded();
+      if (Date.now() > deadline) throw new VbstreamError('io', `the decisions reader did not reach offset ${end} of partition ${part.partition} within ${this.catchUpTimeoutMs} ms`, { source: this.options.decisionsTopic }, true);
+      await part.nextRead(100);
     }
+    if (!part.live || this.stopping) throw new Superseded();
   }
 
-  /** Writes an expiry marker for every pending decision whose window has closed (once per decision and run). */
+  /** Writes an expiry marker for every pending decision of an owned partition whose window has closed (once per decision and restore). */
   private expire(): void {
     if (this.stopping) return;
     this.expiring = this.expiring.then(async () => {
-      const due = this.pending.due(Date.now(), this.options.rewardWindowMs).filter(({ decision }) => !this.marked.has(decision.decisionId));
+      const now = Date.now();
+      const due = [...this.parts.values()].filter((part) => part.live).flatMap((part) => part.pending.due(now, this.options.rewardWindowMs).filter(({ decision }) => !part.marked.has(decision.decisionId)).map((entry) => ({ part, ...entry })));
       if (due.length === 0) return;
-      for (const { decision } of due) this.marked.add(decision.decisionId);
+      for (const { part, decision } of due) part.marked.add(decision.decisionId);
       const reward = this.options.expiredReward;
       await this.producer!.send({
         topic: this.options.rewardsTopic, acks: -1,
@@ -352,34 +423,46 @@ export class BanditLearner {
   }
 
   /**
-   * Snapshots the state as it is now (captured synchronously, so it is consistent: no reward is ever
-   * half applied across an await) and makes it durable: dead letters flushed, then the state, then
-   * the policy for the deciders. Checkpoints are written one after another, in the order asked; a
-   * failed one stops the learner (`onFatal`): a restart resumes from the last durable state.
+   * Writes the partition's state as it is now (captured synchronously, so it is consistent: no
+   * reward is ever half applied across an await) while this instance owns it: dead letters flushed,
+   * then the state, then the merged policy for the deciders. A partition's writes go one after
+   * another, in the order asked; a failed one stops the learner (`onFatal`): a restart (or the
+   * partition's next owner) resumes from the last durable state.
    */
-  private checkpoint(): Promise<void> {
-    const { model, decisionsTopic, rewardsTopic } = this.options;
-    const policy = this.policy.snapshot();
-    const state: LearnerState = { decisionsTopic, rewardsTopic, decisionsOffsets: [...this.decisionsNext], rewardsOffsets: [...this.rewardsNext], learned: this.learnedCount, pending: this.pending.toJson() };
-    const bytes = encodeSnapshot(policy, state as unknown as { [key: string]: JsonValue });
-    const published = encodeSnapshot(policy, { model, rewards: this.learnedCount, rewardsOffsets: state.rewardsOffsets });
-    const pending = this.pending.size;
-    this.sinceSnapshot = 0;
-    const write = this.checkpoints.catch(() => undefined).then(async () => {
+  private checkpoint(part: BanditPartition): Promise<void> {
+    if (!this.owns(part)) return part.checkpoints;
+    const encoded = this.states.encode(part.partition, part);
+    const summary = { type: 'checkpoint' as const, partition: part.partition, rewardsOffset: part.rewardsNext, decisionsOffset: part.decisionsNext, pending: part.pending.size, learned: part.learned, chunks: encoded.chunks.length };
+    part.sinceSnapshot = 0;
+    const write = part.checkpoints.catch(() => undefined).then(async () => {
       await this.deadLetters!.flush();
-      await this.store.save(`${model}/learner`, bytes);
-      await (this.options.policyStore ?? this.store).save(snapshotKey(model, 'global'), published);
-      this.options.onEvent?.({ type: 'checkpoint', rewardsOffsets: state.rewardsOffsets, decisionsOffsets: state.decisionsOffsets, pending, learned: state.learned });
+      await this.states.write(encoded);
+      this.options.onEvent?.(summary);
+      this.source?.commit(summary.partition, summary.rewardsOffset).catch(() => undefined); // a head start for the next owner's fetch; the state holds the position
+      void this.publish();
     });
-    this.checkpoints = write;
+    part.checkpoints = write;
     write.catch((error: unknown) => this.fail(error));
     return write;
   }
 
-  /** The policy as it stands, under `model/global` (at start, so deciders have one before the first reward). */
-  private async publish(): Promise<void> {
-    const { model } = this.options;
-    await (this.options.policyStore ?? this.store).save(snapshotKey(model, 'global'), encodeSnapshot(this.policy.snapshot(), { model, rewards: this.learnedCount, rewardsOffsets: [...this.rewardsNext] }));
+  /** Combines the latest durable state of every partition and publishes it under `model/global`; asked again while one runs, one more runs after it. */
+  private publish(): Promise<void> {
+    if (this.publishQueued) return this.publishing;
+    this.publishQueued = true;
+    const run = this.publishing.catch(() => undefined).then(async () => {
+      this.publishQueued = false;
+      const combined = await this.combiner.combine();
+      await this.combiner.publish(this.options.policyStore ?? this.store, combined);
+      this.options.onEvent?.({ type: 'published', partitions: combined.partitions, pending: combined.pending, learned: combined.learned });
+    });
+    this.publishing = run;
+    run.catch((error: unknown) => this.fail(error));
+    return run;
+  }
+
+  private setPending(): void {
+    this.options.metrics?.setPending(this.pendingCount);
   }
 
   private json(message: PortMessage): unknown {
@@ -406,6 +489,9 @@ export class BanditLearner {
     this.fatal?.(error instanceof Error ? error : new Error(String(error)));
   }
 }
+
+/** The partition was revoked, superseded or the learner stops while a reward of it waited: the reward is left for the partition's next owner. */
+class Superseded extends Error {}
 
 /** A record refused with a dead-letter reason. */
 class Refused extends Error {

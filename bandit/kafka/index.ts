@@ -1,6 +1,9 @@
 export { BanditDecider, type BanditDeciderOptions } from './bandit-decider.js';
 export { BanditLearner, type BanditLearnerOptions } from './bandit-learner.js';
 export type { BanditLearnerEvent } from './bandit-learner-event.js';
+export { BanditPartition, type BanditPartitionState } from './bandit-partition.js';
+export { BanditPolicyCombiner, type CombinedPolicy } from './bandit-policy-combiner.js';
+export { PartitionStateStore, type PartitionStateStoreOptions, type EncodedPartitionState, type PartitionPolicy } from './partition-state-store.js';
 export { BanditMetrics } from './bandit-metrics.js';
 export type { LoggedDecision } from './logged-decision.js';
 export { parseLoggedDecision } from './parse-logged-decision.js';

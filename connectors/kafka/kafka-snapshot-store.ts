@@ -67,6 +67,11 @@ export class KafkaSnapshotStore implements SnapshotStore {
     await this.producer.send({ topic: this.topic, messages: [{ key, value: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) }], acks: -1 });
   }
 
+  /** A tombstone for `key` (compaction drops its records); resolves once acknowledged. */
+  async remove(key: string): Promise<void> {
+    await this.producer.send({ topic: this.topic, messages: [{ key, value: null }], acks: -1 });
+  }
+
   async latest(key: string): Promise<Uint8Array | undefined> {
     await this.catchUp();
     return this.values.get(key);
