@@ -70,8 +70,9 @@ const decoder = new TextDecoder();
  * partition's head record `model/learner/p` — its policy snapshot, both topics' offsets and the
  * chunks' id, count and length — which is the commit: a restore reads the head and exactly the
  * chunks it names, so a crash before the head is durable leaves the previous state whole. The
- * chunks of the head before are removed once the new head is durable (where the store can remove);
- * a crash in between leaves them unreferenced, never half of a state.
+ * chunks of the head before (the one this store wrote or restored) are removed once the new head is
+ * durable (where the store can remove); a crash in between leaves them unreferenced, never half of
+ * a state.
  */
 export class PartitionStateStore {
   private readonly written = new Map<number, { id: string; count: number }>();
@@ -102,7 +103,7 @@ export class PartitionStateStore {
     return { partition, head, id, chunks };
   }
 
-  /** Writes the chunks, then the head (the commit), then removes the chunks of the previous head this store wrote. */
+  /** Writes the chunks, then the head (the commit), then removes the chunks of the previous head this store wrote or restored. */
   async write(state: EncodedPartitionState): Promise<void> {
     const { partition, id, chunks } = state;
     for (const [i, chunk] of chunks.entries()) await this.store.save(this.chunkKey(partition, id, i), chunk);
@@ -132,6 +133,7 @@ export class PartitionStateStore {
     }
     if (at !== length) throw new SnapshotError(`learner state ${this.headKey(partition)}: pending chunks hold ${at} of ${length} bytes`, { source: this.options.rewardsTopic, field: 'pendingChunks' });
     const pending = PendingDecisions.fromJson(JSON.parse(decoder.decode(json)) as JsonValue, this.options.remember);
+    this.written.set(partition, { id, count });
     return { policy, pending, decisionsNext: meta.decisionsOffset, rewardsNext: meta.rewardsOffset, learned: meta.learned };
   }
 

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import type { LoggedDecision } from '../../bandit/kafka/logged-decision.js';
+import { PartitionStateStore } from '../../bandit/kafka/partition-state-store.js';
+import { PendingDecisions } from '../../bandit/kafka/pending-decisions.js';
+import type { SnapshotStore } from '../../connectors/kafka/snapshot-store.js';
+import { ThompsonPolicy } from '../../src/bandit/thompson-policy.js';
+import { encodeSnapshot } from '../../src/core/encode-snapshot.js';
+import type { JsonValue } from '../../src/core/model-snapshot.js';
+import { SnapshotError } from '../../src/core/snapshot-error.js';
+
+/** A store in a Map that refuses records over `limit` bytes, as a broker does. */
+class LimitedStore implements SnapshotStore {
+  readonly values = new Map<string, Uint8Array>();
+  constructor(private readonly limit: number) {}
+  async save(key: string, bytes: Uint8Array): Promise<void> {
+    if (bytes.byteLength > this.limit) throw new Error(`record of ${bytes.byteLength} bytes over ${this.limit}`);
+    this.values.set(key, bytes.slice());
+  }
+  async latest(key: string): Promise<Uint8Array | undefined> {
+    return this.values.get(key);
+  }
+  async remove(key: string): Promise<void> {
+    this.values.delete(key);
+  }
+}
+
+const decision = (i: number): LoggedDecision => ({
+  decisionId: `d-${i}`, arm: i % 3, propensity: 0.5, propensityMethod: 'exact', scores: [0.1, 0.2, 0.3], context: [1, i / 7, Math.sin(i)], decidedAt: 1_000 + i, instance: 'i', policyRewards: 0,
+});
+
+function state(count: number) {
+  const policy = new ThompsonPolicy({ seed: 1, arms: 3, dim: 3 });
+  const pending = new PendingDecisions(50);
+  for (let i = 0; i < count; i++) pending.add(decision(i), 2);
+  const resolved = Math.min(20, count);
+  for (let i = 0; i < resolved; i++) {
+    const { decision: d } = pending.resolve(`d-${i}`, 'rewarded');
+    policy.learn({ context: Float64Array.from(d.context), arm: d.arm }, 1);
+  }
+  return { policy, pending, decisionsNext: count, rewardsNext: resolved, learned: resolved };
+}
+
+const options = { model: 'm', decisionsTopic: 'd', rewardsTopic: 'r', maxRecordBytes: 4_096, remember: 50 };
+
+describe('PartitionStateStore: a partition\'s learner state in records of bounded size', () => {
+  it('cuts the pending decisions into chunks no record exceeds, restores them whole and removes the chunks of the state before', async () => {
+    const store = new LimitedStore(4_096);
+    const states = new PartitionStateStore(store, options);
+    const before = state(300);
+    const encoded = states.encode(2, before);
+    expect(encoded.chunks.length).toBeGreaterThan(10);
+    await states.write(encoded);
+    const restored = (await new PartitionStateStore(store, options).read(2, 4))!;
+    expect(restored.pending.toJson()).toEqual(before.pending.toJson());
+    expect(restored.pending.status('d-3')).toBe('rewarded');
+    expect(restored.pending.status('d-299')).toBe('pending');
+    expect(restored).toMatchObject({ decisionsNext: 300, rewardsNext: 20, learned: 20 });
+    expect(restored.policy.snapshot()).toEqual(before.policy.snapshot());
+
+    await states.write(states.encode(2, state(10)));
+    const chunkKeys = [...store.values.keys()].filter((key) => key.startsWith('m/learner/2/pending/'));
+    expect(chunkKeys.length).toBe(1);
+    expect((await states.read(2, 4))!.pending.size).toBe(0);
+    expect(await states.read(1, 4)).toBeUndefined();
+  });
+
+  it('keeps the previous state whole when a write stops before its head, and refuses a head whose chunk is gone', async () => {
+    const store = new LimitedStore(4_096);
+    const states = new PartitionStateStore(store, options);
+    await states.write(states.encode(0, state(100)));
+    const failing = new PartitionStateStore({ save: async (key, bytes) => { if (key === 'm/learner/0') throw new Error('crash'); await store.save(key, bytes); }, latest: (key) => store.latest(key) }, options);
+    await expect(failing.write(failing.encode(0, state(200)))).rejects.toThrow('crash');
+    expect((await states.read(0, 1))!.decisionsNext).toBe(100);
+    const chunk = [...store.values.keys()].find((key) => key.startsWith('m/learner/0/pending/') && key.endsWith('/0'))!;
+    for (const key of [...store.values.keys()]) if (key.startsWith('m/learner/0/pending/')) store.values.delete(key);
+    expect(chunk).toBeDefined();
+    await expect(states.read(0, 1)).rejects.toThrow(SnapshotError);
+  });
+
+  it('restores the single-learner layout (model/learner, pending decisions inline) as partition 0 of one', async () => {
+    const store = new LimitedStore(1 << 20);
+    const old = state(30);
+    const meta = { decisionsTopic: 'd', rewardsTopic: 'r', decisionsOffsets: [30], rewardsOffsets: [20], learned: 20, pending: old.pending.toJson() };
+    await store.save('m/learner', encodeSnapshot(old.policy.snapshot(), meta as unknown as { [key: string]: JsonValue }));
+    const states = new PartitionStateStore(store, options);
+    const restored = (await states.read(0, 1))!;
+    expect(restored).toMatchObject({ decisionsNext: 30, rewardsNext: 20, learned: 20 });
+    expect(restored.pending.toJson()).toEqual(old.pending.toJson());
+    expect(restored.policy.snapshot()).toEqual(old.policy.snapshot());
+    expect(await states.read(0, 2)).toBeUndefined();
+  });
+});

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { BanditLearner, type BanditLearnerOptions } from '../../bandit/kafka/bandit-learner.js';
+import type { BanditLearnerEvent } from '../../bandit/kafka/bandit-learner-event.js';
+import { DEAD_LETTER_HEADERS } from '../../connectors/kafka/dead-letter-sink.js';
+import { KafkaSnapshotStore } from '../../connectors/kafka/kafka-snapshot-store.js';
+import { ThompsonPolicy } from '../../src/bandit/thompson-policy.js';
+import { readRecords, suiteBroker, unique, waitFor } from './helpers.js';
+
+const LIMIT = 16_384;
+const PENDING = 400;
+
+/**
+ * Pending decisions beyond one record's size: the state topic accepts records of at most 16 KiB
+ * (a larger one is refused by the broker), 400 pending decisions take ~100 KB, so the learner cuts
+ * them into chunks of at most 8,000 bytes; a second learner restores them whole from the chunks
+ * (a reward for a restored decision is learned, a second reward for one resolved before the restart
+ * is a duplicate), and the chunks of superseded states are removed.
+ */
+describe('bandit learner: pending decisions in chunks under a record-size limit (real broker)', () => {
+  const { port } = suiteBroker();
+
+  it('writes pending decisions larger than one record in chunks and restores them whole', async () => {
+    const prefix = unique('kbandit-chunks');
+    const store = await KafkaSnapshotStore.open(port, { topic: `${prefix}.state`, config: { 'max.message.bytes': String(LIMIT) } });
+    await expect(store.save('too-large', new Uint8Array(2 * LIMIT)), 'the limit is the broker\'s').rejects.toThrow();
+    const events: BanditLearnerEvent[] = [];
+    const options: BanditLearnerOptions = {
+      decisionsTopic: `${prefix}.decisions`, rewardsTopic: `${prefix}.rewards`, model: 'm', createPolicy: () => new ThompsonPolicy({ seed: 1, arms: 3, dim: 4 }),
+      rewardWindowMs: 1e9, snapshotEvery: 1, maxStateRecordBytes: 8_000, onEvent: (event) => events.push(event),
+    };
+    let failure: Error | undefined;
+    const first = new BanditLearner(port, store, options);
+    await first.start((error) => { failure = error; });
+    const producer = port.producer();
+    await producer.connect();
+    const ids = Array.from({ length: PENDING }, (_, i) => `d-${i}`);
+    await producer.send({
+      topic: options.decisionsTopic, acks: -1,
+      messages: ids.map((decisionId, i) => ({ key: decisionId, value: JSON.stringify({ decisionId, arm: i % 3, context: [1, i / PENDING, Math.sin(i), Math.cos(i)], propensity: 0.5, propensityMethod: 'exact', scores: [0.1, 0.2, 0.3], decidedAt: Date.now(), instance: 'test', policyRewards: 0 }) })),
+    });
+    const reward = (decisionId: string) => ({ key: decisionId, value: JSON.stringify({ decisionId, reward: 1 }) });
+    await producer.send({ topic: options.rewardsTopic, acks: -1, messages: [reward(ids[0])] });
+    const chunked = (e: BanditLearnerEvent): boolean => e.type === 'checkpoint' && e.learned === 1 && e.pending === PENDING - 1;
+    await waitFor(() => events.some(chunked), `a state with ${PENDING - 1} pending decisions (failure: ${failure?.message})`, 60_000);
+    const checkpoint = events.find(chunked) as Extract<BanditLearnerEvent, { type: 'checkpoint' }>;
+    expect(checkpoint.chunks, 'chunks of at most 8,000 bytes').toBeGreaterThanOrEqual(10);
+    await first.stop();
+    expect(failure).toBeUndefined();
+
+    events.length = 0;
+    const second = new BanditLearner(port, store, options);
+    await second.start((error) => { failure = error; });
+    await waitFor(() => events.some((e) => e.type === 'restored'), 'the second learner to restore', 60_000);
+    expect(events.find((e) => e.type === 'restored')).toMatchObject({ partition: 0, fromSnapshot: true, pending: PENDING - 1, learned: 1 });
+    await producer.send({ topic: options.rewardsTopic, acks: -1, messages: [reward(ids[PENDING - 1]), reward(ids[0])] });
+    await waitFor(() => second.learned === 2 && second.pendingCount === PENDING - 2, `the restored decision's reward learned (${second.learned})`, 60_000);
+    const letters = await readRecords(port, `${options.rewardsTopic}.dlq`, 1);
+    expect(letters.map((l) => [l.key, l.headers[DEAD_LETTER_HEADERS.reason]])).toEqual([[ids[0], 'duplicate-reward']]);
+    await second.stop();
+    await producer.disconnect();
+    expect(failure).toBeUndefined();
+
+    const last = events.filter((e): e is Extract<BanditLearnerEvent, { type: 'checkpoint' }> => e.type === 'checkpoint').at(-1)!;
+    const chunkKeys = (await store.keys()).filter((key) => key.startsWith('m/learner/0/pending/'));
+    expect(chunkKeys.length, 'only the chunks of the latest state are kept').toBe(last.chunks);
+    expect(new Set(chunkKeys.map((key) => key.split('/')[4])).size).toBe(1);
+    await store.close();
+  }, 180_000);
+});
