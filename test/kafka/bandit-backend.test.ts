@@ -6,7 +6,9 @@ import { BanditLearner } from '../../bandit/kafka/bandit-learner.js';
 import type { LoggedDecision } from '../../bandit/kafka/logged-decision.js';
 import { DEAD_LETTER_HEADERS } from '../../connectors/kafka/dead-letter-sink.js';
 import { KafkaSnapshotStore } from '../../connectors/kafka/kafka-snapshot-store.js';
+import { LinUcbPolicy } from '../../src/bandit/lin-ucb-policy.js';
 import { ThompsonPolicy } from '../../src/bandit/thompson-policy.js';
+import { ConfigError } from '../../src/core/config-error.js';
 import { readRecords, suiteBroker, unique, waitFor } from './helpers.js';
 
 const ARMS = 3;
@@ -70,6 +72,20 @@ describe('bandit backend over Kafka: deciders, learner, reward window, dead lett
     for (const d of decisions) perArm[d.arm]++;
     expect(policy.models.map((m) => m.recordsSeen)).toEqual(perArm);
     await finish();
+  });
+
+  it('refuses a policy that cannot merge (LinUCB) on more than one partition, with a ConfigError, and runs it on one', async () => {
+    const prefix = unique('kbandit-linucb');
+    const store = await KafkaSnapshotStore.open(port, { topic: `${prefix}.state` });
+    const options = { decisionsTopic: `${prefix}.decisions`, rewardsTopic: `${prefix}.rewards`, model: 'm', createPolicy: () => new LinUcbPolicy({ arms: 2, dim: 2 }), rewardWindowMs: 60_000 };
+    const split = new BanditLearner(port, store, { ...options, partitions: 2 });
+    await expect(split.start(() => undefined)).rejects.toThrow(ConfigError);
+    await split.stop();
+    const single = new BanditLearner(port, store, { ...options, decisionsTopic: `${prefix}.one.decisions`, rewardsTopic: `${prefix}.one.rewards`, partitions: 1 });
+    await single.start(() => undefined);
+    await waitFor(() => single.partitions.length === 1, 'the one partition restored', 60_000);
+    await single.stop();
+    await store.close();
   });
 
   it('with expired decisions dropped, an unrewarded decision is never learned and its late reward is dead-lettered', async () => {
