@@ -61,6 +61,10 @@ interface SingleLearnerState {
 }
 
 const encoder = new TextEncoder();
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
+}
 const decoder = new TextDecoder();
 
 /**
@@ -72,7 +76,8 @@ const decoder = new TextDecoder();
  * chunks it names, so a crash before the head is durable leaves the previous state whole. The
  * chunks of the head before (the one this store wrote or restored) are removed once the new head is
  * durable (where the store can remove); a crash in between leaves them unreferenced, never half of
- * a state.
+ * a state. A restore that finds a chunk removed under it (a newer head landed while it read) reads
+ * the newer head instead.
  */
 export class PartitionStateStore {
   private readonly written = new Map<number, { id: string; count: number }>();
@@ -119,22 +124,37 @@ export class PartitionStateStore {
    * yet, so an upgrade resumes where the single learner stopped.
    */
   async read(partition: number, partitions: number): Promise<BanditPartitionState | undefined> {
-    const bytes = await this.store.latest(this.headKey(partition));
+    let bytes = await this.store.latest(this.headKey(partition));
     if (bytes === undefined) return partitions === 1 ? this.readSingleLearner() : undefined;
-    const { policy, meta } = this.decodeHead(partition, bytes);
-    const { id, count, bytes: length } = meta.pendingChunks;
-    const json = new Uint8Array(length);
+    for (;;) {
+      const { policy, meta } = this.decodeHead(partition, bytes);
+      const json = await this.readChunks(partition, meta.pendingChunks);
+      if (json === undefined) {
+        // A chunk is gone: a newer head superseded this one meanwhile (its writer removed the chunks); read that one, else the state is broken.
+        const newer: Uint8Array | undefined = await this.store.latest(this.headKey(partition));
+        if (newer !== undefined && !sameBytes(newer, bytes)) {
+          bytes = newer;
+          continue;
+        }
+        throw new SnapshotError(`learner state ${this.headKey(partition)}: a pending chunk of ${meta.pendingChunks.id} is missing or of the wrong length`, { source: this.options.rewardsTopic, field: 'pendingChunks' });
+      }
+      const pending = PendingDecisions.fromJson(JSON.parse(decoder.decode(json)) as JsonValue, this.options.remember);
+      this.written.set(partition, { id: meta.pendingChunks.id, count: meta.pendingChunks.count });
+      return { policy, pending, decisionsNext: meta.decisionsOffset, rewardsNext: meta.rewardsOffset, learned: meta.learned };
+    }
+  }
+
+  /** The pending decisions' JSON from the chunks a head names, or undefined when one is missing or the lengths do not add up. */
+  private async readChunks(partition: number, chunks: PartitionStateMeta['pendingChunks']): Promise<Uint8Array | undefined> {
+    const json = new Uint8Array(chunks.bytes);
     let at = 0;
-    for (let i = 0; i < count; i++) {
-      const chunk = await this.store.latest(this.chunkKey(partition, id, i));
-      if (chunk === undefined || at + chunk.length > length) throw new SnapshotError(`learner state ${this.headKey(partition)}: pending chunk ${i} of ${count} (${id}) is ${chunk === undefined ? 'missing' : 'longer than the head says'}`, { source: this.options.rewardsTopic, field: 'pendingChunks' });
+    for (let i = 0; i < chunks.count; i++) {
+      const chunk = await this.store.latest(this.chunkKey(partition, chunks.id, i));
+      if (chunk === undefined || at + chunk.length > chunks.bytes) return undefined;
       json.set(chunk, at);
       at += chunk.length;
     }
-    if (at !== length) throw new SnapshotError(`learner state ${this.headKey(partition)}: pending chunks hold ${at} of ${length} bytes`, { source: this.options.rewardsTopic, field: 'pendingChunks' });
-    const pending = PendingDecisions.fromJson(JSON.parse(decoder.decode(json)) as JsonValue, this.options.remember);
-    this.written.set(partition, { id, count });
-    return { policy, pending, decisionsNext: meta.decisionsOffset, rewardsNext: meta.rewardsOffset, learned: meta.learned };
+    return at === chunks.bytes ? json : undefined;
   }
 
   /** A partition's policy and counts from its head alone (the pending decisions unread), or undefined when it has no state yet. */

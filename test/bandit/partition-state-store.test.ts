@@ -77,6 +77,27 @@ describe('PartitionStateStore: a partition\'s learner state in records of bounde
     await expect(states.read(0, 1)).rejects.toThrow(SnapshotError);
   });
 
+  it('reads the newer head when the chunks of the one it read are removed under it (a writer superseded it meanwhile)', async () => {
+    const store = new LimitedStore(4_096);
+    const writer = new PartitionStateStore(store, options);
+    await writer.write(writer.encode(1, state(100)));
+    let superseded = false;
+    const racing: SnapshotStore = {
+      save: (key, bytes) => store.save(key, bytes),
+      latest: async (key) => {
+        if (!superseded && key.startsWith('m/learner/1/pending/')) {
+          superseded = true;
+          await writer.write(writer.encode(1, state(150)));
+        }
+        return store.latest(key);
+      },
+    };
+    const restored = (await new PartitionStateStore(racing, options).read(1, 4))!;
+    expect(superseded).toBe(true);
+    expect(restored.decisionsNext).toBe(150);
+    expect(restored.pending.size).toBe(130);
+  });
+
   it('restores the single-learner layout (model/learner, pending decisions inline) as partition 0 of one', async () => {
     const store = new LimitedStore(1 << 20);
     const old = state(30);
