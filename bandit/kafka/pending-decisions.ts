@@ -14,7 +14,8 @@ export interface PendingDecision {
  * The learner's join state: decisions read from the decisions topic and not yet resolved, and the
  * ids of the last `remember` resolved ones (rewarded or expired), so that a second reward is told
  * apart as a duplicate or as late rather than unknown. Insertion-ordered and bounded: the oldest
- * resolved id is forgotten first. It goes whole into the learner's state snapshot (`toJson`).
+ * resolved id is forgotten first. The learner keeps one per partition; `toJson` goes into the
+ * partition's state (in chunks, `PartitionStateStore`).
  */
 export class PendingDecisions {
   private readonly pending = new Map<string, PendingDecision>();
