@@ -36,7 +36,7 @@ export class BanditMetrics {
     this.pending = new Gauge({ name: 'vbstream_bandit_pending_decisions', help: 'Decisions awaiting their reward at the learner.', registers });
     this.deadLetters = new Counter({ name: 'vbstream_bandit_dead_letters_total', help: 'Rewards and decisions sent to the dead-letter topics, by reason.', labelNames: ['reason'], registers });
     this.regret = new Counter({ name: 'vbstream_bandit_estimated_regret_total', help: 'Sum over decisions of max_a E[r|x,a] - E[r|x,chosen] under the deciding policy\'s posterior means (deciders); / decisions_total: the mean per decision.', registers });
-    this.rewardSum = new Gauge({ name: 'vbstream_bandit_rewards_sum', help: 'Sum of the rewards learned (outcome="rewarded"), a gauge as rewards may be negative; its change / the change of rewards_total{outcome="rewarded"}: the mean reward.', registers });
+    this.rewardSum = new Gauge({ name: 'vbstream_bandit_cumulative_reward', help: 'Sum of the rewards learned (outcome="rewarded"), a gauge as rewards may be negative; its change / the change of rewards_total{outcome="rewarded"}: the mean reward.', registers });
     this.policyRewards = new Gauge({ name: 'vbstream_bandit_policy_rewards', help: 'Rewards learned into the policy a decider serves (the learner\'s count when it published it).', registers });
     this.requests = new Counter({ name: 'vbstream_bandit_http_requests_total', help: 'Requests to the decide service, by route and HTTP status.', labelNames: ['route', 'status'], registers });
   }

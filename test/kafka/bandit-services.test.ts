@@ -90,7 +90,7 @@ describe('vbstream bandit:learn and bandit:decide over HTTP (real broker)', () =
     const learned = await scrape();
     expect(sampleValue(learned, 'vbstream_bandit_decisions_total', { pipeline: 'shop' })).toBe(N + AFTER);
     expect(sampleValue(learned, 'vbstream_bandit_rewards_total', { outcome: 'rewarded' })).toBe(N);
-    expect(sampleValue(learned, 'vbstream_bandit_rewards_sum')).toBe(decided.reduce((s, d) => s + rewardOf(d), 0));
+    expect(sampleValue(learned, 'vbstream_bandit_cumulative_reward')).toBe(decided.reduce((s, d) => s + rewardOf(d), 0));
     expect(sampleValue(learned, 'vbstream_bandit_reward_delay_seconds_count')).toBe(N);
         expect(sampleValue(learned, 'vbstream_bandit_dead_letters_total', { reason: 'duplicate-reward' })).toBe(1);
     expect((await fetch(learnerUrl.replace('/metrics', '/readyz'))).status).toBe(200);
