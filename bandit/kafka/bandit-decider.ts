@@ -51,7 +51,9 @@ const seedOf = (text: string): number => {
  * all in-sync replicas, before answering. Decisions made while a send is in flight go out together
  * in the next send. Any number of deciders may run: each restores the published policy with its
  * own generator (seeded by its instance id and the policy version, so two deciders do not draw
- * alike) and its own decision counter (ids `${instanceId}-${n}`).
+ * alike) and its own decision counter (ids `${instanceId}-${n}`). With a `rewardsTopic` it also
+ * writes rewards (`reward`), so that its clients (e.g. `BanditHttpService`) need no Kafka client.
+ * With `metrics` it records each decision, its propensity and its estimated regret (`BanditMetrics`).
  *
  * A decider that dies after logging a decision and before answering leaves a decision without a
  * reward: the learner's reward window resolves it. One that dies before logging leaves nothing.

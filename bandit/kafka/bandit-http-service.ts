@@ -52,8 +52,9 @@ class Refusal extends Error {
  *
  * Bad input answers 400 with `{"error": {kind, message, reason, location, retriable}}` — kind
  * `input` or `shape`, the location naming the field (`context`, `context[3]`, `reward`, …); a body
- * over `maxBodyBytes` 413; an unknown path 404, a wrong method 405. No request can stop the service:
- * an unexpected failure answers 500 with its message. Stateless: any number may run behind a load
+ * over `maxBodyBytes` 413; an unknown path 404, a wrong method 405. A retriable failure (no policy
+ * yet, a broker error the client marks retriable) answers 503; no request can stop the service: an
+ * unexpected failure answers 500 with its message. Stateless: any number may run behind a load
  * balancer, each with its own {@link BanditDecider}.
  */
 export class BanditHttpService {
@@ -94,10 +95,11 @@ export class BanditHttpService {
     try {
       status = await this.route(path, request, response);
     } catch (error) {
-      status = error instanceof Refusal ? error.status : error instanceof VbstreamError && error.retriable ? 503 : error instanceof VbstreamError && (error.kind === 'input' || error.kind === 'shape') ? 400 : 500;
+      const retriable = error instanceof VbstreamError ? error.retriable : (error as { retriable?: unknown } | undefined)?.retriable === true;
+      status = error instanceof Refusal ? error.status : retriable ? 503 : error instanceof VbstreamError && (error.kind === 'input' || error.kind === 'shape') ? 400 : 500;
       const typed = error instanceof Refusal ? error.error : error instanceof VbstreamError ? error : undefined;
       const body = typed === undefined
-        ? { error: { kind: 'internal', message: error instanceof Error ? error.message : String(error), retriable: false } }
+        ? { error: { kind: retriable ? 'io' : 'internal', message: error instanceof Error ? error.message : String(error), retriable } }
         : { error: { kind: typed.kind, message: typed.message, reason: typed.reason, location: typed.location, retriable: typed.retriable } };
       if (!response.headersSent) this.json(response, status, body, status === 413 ? { connection: 'close' } : {});
       else response.end();

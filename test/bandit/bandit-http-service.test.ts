@@ -15,16 +15,15 @@ class LocalDecider implements DecisionMaker {
   readonly policyRewards = 0;
   readonly policyVersion = 7;
   ready = false;
-  failNext = false;
+  failNext: Error | undefined;
   readonly rewards: RewardRecord[] = [];
   private readonly policy = new ThompsonPolicy({ arms: 3, dim: 2, seed: 1, propensityDraws: 10 });
 
   async decide(context: ArrayLike<number>): Promise<LoggedDecision> {
     if (!this.ready) throw new VbstreamError('io', 'no policy loaded yet', {}, true);
-    if (this.failNext) {
-      this.failNext = false;
-      throw new Error('broker went away');
-    }
+    const failure = this.failNext;
+    this.failNext = undefined;
+    if (failure !== undefined) throw failure;
     const d = this.policy.decide(Float64Array.from(context));
     return { decisionId: d.decisionId, arm: d.arm, propensity: d.propensity, propensityMethod: d.propensityMethod, scores: Array.from(d.scores), context: Array.from(d.context), decidedAt: 0, instance: this.instanceId, policyRewards: 0 };
   }
@@ -87,7 +86,7 @@ describe('BanditHttpService: the decide service\'s HTTP edge', () => {
     if (field !== undefined) expect(error.location.field).toBe(field);
   });
 
-  it('refuses a body over the limit (413), unknown paths (404) and wrong methods (405); an unexpected failure is a 500 and the service keeps serving', async () => {
+  it('refuses a body over the limit (413), unknown paths (404) and wrong methods (405); an unexpected failure is a 500, a retriable one a 503, and the service keeps serving', async () => {
     const large = await post('/decide', JSON.stringify({ context: new Array(600).fill(1) }));
     expect(large.status).toBe(413);
     expect(errorOf(large.json).message).toMatch(/exceeds 1024 bytes/);
@@ -102,9 +101,12 @@ describe('BanditHttpService: the decide service\'s HTTP edge', () => {
     const wrong = await fetch(`${base}/decide`);
     expect([wrong.status, wrong.headers.get('allow')]).toEqual([405, 'POST']);
     decider.ready = true;
-    decider.failNext = true;
+    decider.failNext = new Error('bug');
     const failed = await post('/decide', '{"context": [1, 0]}');
-    expect([failed.status, errorOf(failed.json).kind, errorOf(failed.json).message]).toEqual([500, 'internal', 'broker went away']);
+    expect([failed.status, errorOf(failed.json).kind, errorOf(failed.json).message]).toEqual([500, 'internal', 'bug']);
+    decider.failNext = Object.assign(new Error('leader not available'), { retriable: true }); // as kafkajs marks its retriable errors
+    const busy = await post('/decide', '{"context": [1, 0]}');
+    expect([busy.status, errorOf(busy.json).kind, errorOf(busy.json).retriable]).toEqual([503, 'io', true]);
     expect((await post('/decide', '{"context": [1, 0]}')).status).toBe(200);
   });
 
