@@ -7,6 +7,7 @@ import type { UpdateEvent } from '../operators/update-event.js';
 import type { WorkerLearner } from '../operators/worker/worker-learner.js';
 import { ConfigError } from '../src/core/config-error.js';
 import { VbstreamError } from '../src/core/vbstream-error.js';
+import { endpointUrl } from './endpoint-url.js';
 
 /**
  * The monitoring of one `vbstream run`: a `PipelineMetrics` registry, the readiness conditions
@@ -42,8 +43,7 @@ export class PipelineMonitor {
 
   /** The endpoint's URL of the metrics. */
   get url(): string {
-    const host = this.host === '0.0.0.0' || this.host === '::' ? '127.0.0.1' : this.host.includes(':') ? `[${this.host}]` : this.host;
-    return `http://${host}:${this.port}/metrics`;
+    return endpointUrl(this.host, this.port, '/metrics');
   }
 
   /** A monitor recording on this registry, for a model learning in this thread. */

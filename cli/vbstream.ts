@@ -2,7 +2,9 @@
 import { VbstreamError } from '../src/core/vbstream-error.js';
 import { readFileSync } from 'node:fs';
 import { COMMAND_HELP, formatCommandHelp } from './command-help.js';
+import { banditDecideCommand } from './commands/bandit-decide.js';
 import { banditEvaluateCommand } from './commands/bandit-evaluate.js';
+import { banditLearnCommand } from './commands/bandit-learn.js';
 import { fitCommand } from './commands/fit.js';
 import { kafkaCombineCommand } from './commands/kafka-combine.js';
 import { kafkaProduceCommand } from './commands/kafka-produce.js';
@@ -17,6 +19,8 @@ const COMMANDS: { readonly [command: string]: (argv: string[]) => number | Promi
   models: (argv) => modelsCommand(argv),
   'kafka:produce': kafkaProduceCommand,
   'kafka:combine': kafkaCombineCommand,
+  'bandit:learn': banditLearnCommand,
+  'bandit:decide': banditDecideCommand,
   'bandit:evaluate': (argv) => banditEvaluateCommand(argv),
 };
 

@@ -7,15 +7,19 @@ import type { BanditPolicy } from '../../src/bandit/bandit-policy.js';
 import { restorePolicy } from '../../src/bandit/restore-policy.js';
 import { decodeSnapshot } from '../../src/core/decode-snapshot.js';
 import type { ModelSnapshot } from '../../src/core/model-snapshot.js';
+import { ConfigError } from '../../src/core/config-error.js';
 import { VbstreamError } from '../../src/core/vbstream-error.js';
 import { Rng } from '../../src/rng/rng.js';
 import type { BanditMetrics } from './bandit-metrics.js';
 import type { LoggedDecision } from './logged-decision.js';
+import { parseRewardRecord } from './parse-reward-record.js';
 
 /** Options of {@link BanditDecider}. */
 export interface BanditDeciderOptions {
   /** Where decisions are logged, keyed by decision id. */
   readonly decisionsTopic: string;
+  /** Where {@link BanditDecider.reward} writes rewards, keyed by decision id (the learner's rewards topic); without it the decider takes no rewards. */
+  readonly rewardsTopic?: string;
   /** The topic the learner publishes the policy to (its `policyStore`, a compacted snapshot topic). */
   readonly policyTopic: string;
   /** The learner's `model`: the policy is read under `model/global`. */
@@ -27,6 +31,8 @@ export interface BanditDeciderOptions {
   readonly topics?: TopicDurability;
   /** Told about a published policy that could not be restored (the previous one keeps serving). */
   readonly onError?: (error: Error) => void;
+  /** Told about every policy swapped in: the rewards behind it and its {@link BanditDecider.policyVersion}. */
+  readonly onSwap?: (policyRewards: number, policyVersion: number) => void;
   readonly metrics?: BanditMetrics;
 }
 
@@ -45,7 +51,9 @@ const seedOf = (text: string): number => {
  * all in-sync replicas, before answering. Decisions made while a send is in flight go out together
  * in the next send. Any number of deciders may run: each restores the published policy with its
  * own generator (seeded by its instance id and the policy version, so two deciders do not draw
- * alike) and its own decision counter (ids `${instanceId}-${n}`).
+ * alike) and its own decision counter (ids `${instanceId}-${n}`). With a `rewardsTopic` it also
+ * writes rewards (`reward`), so that its clients (e.g. `BanditHttpService`) need no Kafka client.
+ * With `metrics` it records each decision, its propensity and its estimated regret (`BanditMetrics`).
  *
  * A decider that dies after logging a decision and before answering leaves a decision without a
  * reward: the learner's reward window resolves it. One that dies before logging leaves nothing.
@@ -66,12 +74,12 @@ export class BanditDecider {
     this.instanceId = options.instanceId ?? randomUUID().replaceAll('-', '').slice(0, 12);
   }
 
-  /** Creates the decisions topic if missing, connects and starts following the policy topic. */
+  /** Creates the decisions (and rewards) topic if missing, connects and starts following the policy topic. */
   static async start(port: KafkaPort, options: BanditDeciderOptions): Promise<BanditDecider> {
     const admin = port.admin();
     await admin.connect();
     try {
-      await ensureTopic(admin, options.decisionsTopic, { partitions: options.partitions ?? 1, ...options.topics });
+      for (const topic of [options.decisionsTopic, options.rewardsTopic]) if (topic !== undefined) await ensureTopic(admin, topic, { partitions: options.partitions ?? 1, ...options.topics });
     } finally {
       await admin.disconnect();
     }
@@ -92,6 +100,11 @@ export class BanditDecider {
   /** Rewards behind the policy being served (the learner's count when it published it). */
   get policyRewards(): number {
     return this.servedRewards;
+  }
+
+  /** Offset of the served policy's record on the policy topic (-1 before one is loaded): it grows with every policy the learner publishes. */
+  get policyVersion(): number {
+    return this.lastOffset;
   }
 
   /** Whether a policy is loaded. */
@@ -122,8 +135,27 @@ export class BanditDecider {
       this.queued.push({ message: { key: decision.decisionId, value: JSON.stringify(decision) }, done: (error) => (error === undefined ? resolve() : reject(error)) });
       void this.flush();
     });
-    this.options.metrics?.recordDecision(decision.propensity);
+    const metrics = this.options.metrics;
+    if (metrics !== undefined) {
+      metrics.recordDecision(decision.propensity);
+      const expected = policy.expectedRewards(made.context);
+      metrics.recordEstimatedRegret(Math.max(...expected) - expected[made.arm]);
+    }
     return decision;
+  }
+
+  /**
+   * Writes the reward of a decision to the rewards topic, keyed by its id (so it lands on its
+   * decision's partition), with acks from all in-sync replicas, and resolves once it is durable. The
+   * reward is checked as the learner reads it (a finite number, or true/false for 1/0: an
+   * `InputError` otherwise); whether the decision exists is the learner's to tell (unknown, duplicate
+   * and late rewards go to its dead-letter topic).
+   */
+  async reward(decisionId: unknown, reward: unknown): Promise<void> {
+    const topic = this.options.rewardsTopic;
+    if (topic === undefined) throw new ConfigError('this decider has no rewardsTopic: it takes no rewards', { field: 'rewardsTopic' });
+    const record = parseRewardRecord({ decisionId, reward });
+    await this.producer.send({ topic, acks: -1, messages: [{ key: record.decisionId, value: JSON.stringify({ decisionId: record.decisionId, reward: record.reward }) }] });
   }
 
   /** Stops following the policy topic and disconnects (after the queued decisions are logged). */
@@ -156,8 +188,10 @@ export class BanditDecider {
         const { snapshot, meta } = decodeSnapshot(new Uint8Array(messages[i].value!));
         this.policy = restorePolicy(this.ownCopy(snapshot, messages[i].offset));
         this.servedRewards = typeof meta.rewards === 'number' ? meta.rewards : 0;
+        this.options.metrics?.setPolicyRewards(this.servedRewards);
         this.lastOffset = Number(messages[i].offset);
         this.swaps++;
+        this.options.onSwap?.(this.servedRewards, this.lastOffset);
         for (const wake of this.loadedWaiters.splice(0)) wake();
         return;
       } catch (error) {

@@ -373,7 +373,7 @@ export class BanditLearner {
       this.learn(part, decision.context, decision.arm, record.reward!);
       pending.resolve(id, 'rewarded');
       part.marked.delete(id);
-      this.options.metrics?.recordReward(Math.max(0, Number(message.timestamp) - decision.decidedAt) / 1000);
+      this.options.metrics?.recordReward(Math.max(0, Number(message.timestamp) - decision.decidedAt) / 1000, record.reward!);
     } else {
       const reason: DeadLetterReason = status === 'rewarded' ? 'duplicate-reward' : status === 'expired' ? 'late-reward' : 'unknown-decision';
       const detail = status === 'rewarded' ? `decision ${id} was rewarded already` : status === 'expired' ? `the reward window of decision ${id} had closed` : `no decision ${id} was logged (or it was resolved too long ago to be remembered)`;

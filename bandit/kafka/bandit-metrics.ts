@@ -3,9 +3,17 @@ import type { DeadLetterReason } from '../../connectors/kafka/dead-letter-reason
 
 /**
  * The bandit backend's metrics in a registry (e.g. `PipelineMetrics.registry`, served by its
- * metrics server): decisions (their rate is decisions/s) and their propensities, rewards by outcome
- * (the reward rate), the reward delay from decision to reward, pending decisions and dead letters by
- * reason.
+ * metrics server): decisions (their rate is decisions/s) and their propensities, the estimated
+ * regret of the decisions, rewards by outcome (the reward rate) and their sum (the mean reward), the
+ * reward delay from decision to reward, pending decisions, dead letters by reason, the rewards behind
+ * the policy a decider serves, and the HTTP requests of the decide service by route and status.
+ *
+ * Estimated regret: at each decision, a decider adds max_a μ̂(x, a) − μ̂(x, chosen), where μ̂(x, a) is
+ * E[r | x, a] under the posterior of the policy that decided (its mean, `expectedRewards`): the
+ * regret of the choice as the policy itself believes it, zero for a greedy choice, positive when it
+ * explored. It needs no reward and no knowledge of the world; it is not the realised regret against
+ * the true rewards (which `simulateBandit` measures where the world is known), and it shrinks both
+ * when the policy learns and when it stops exploring.
  */
 export class BanditMetrics {
   private readonly decisions: Counter;
@@ -14,6 +22,10 @@ export class BanditMetrics {
   private readonly delay: Histogram;
   private readonly pending: Gauge;
   private readonly deadLetters: Counter<'reason'>;
+  private readonly regret: Counter;
+  private readonly rewardSum: Gauge;
+  private readonly policyRewards: Gauge;
+  private readonly requests: Counter<'route' | 'status'>;
 
   constructor(registry: Registry) {
     const registers = [registry];
@@ -23,6 +35,10 @@ export class BanditMetrics {
     this.delay = new Histogram({ name: 'vbstream_bandit_reward_delay_seconds', help: 'From a decision to its reward reaching the rewards topic.', buckets: [0.01, 0.1, 1, 10, 60, 600, 3600, 86_400], registers });
     this.pending = new Gauge({ name: 'vbstream_bandit_pending_decisions', help: 'Decisions awaiting their reward at the learner.', registers });
     this.deadLetters = new Counter({ name: 'vbstream_bandit_dead_letters_total', help: 'Rewards and decisions sent to the dead-letter topics, by reason.', labelNames: ['reason'], registers });
+    this.regret = new Counter({ name: 'vbstream_bandit_estimated_regret_total', help: 'Sum over decisions of max_a E[r|x,a] - E[r|x,chosen] under the deciding policy\'s posterior means (deciders); / decisions_total: the mean per decision.', registers });
+    this.rewardSum = new Gauge({ name: 'vbstream_bandit_cumulative_reward', help: 'Sum of the rewards learned (outcome="rewarded"), a gauge as rewards may be negative; its change / the change of rewards_total{outcome="rewarded"}: the mean reward.', registers });
+    this.policyRewards = new Gauge({ name: 'vbstream_bandit_policy_rewards', help: 'Rewards learned into the policy a decider serves (the learner\'s count when it published it).', registers });
+    this.requests = new Counter({ name: 'vbstream_bandit_http_requests_total', help: 'Requests to the decide service, by route and HTTP status.', labelNames: ['route', 'status'], registers });
   }
 
   recordDecision(propensity: number): void {
@@ -30,8 +46,14 @@ export class BanditMetrics {
     this.propensity.observe(propensity);
   }
 
-  recordReward(delaySeconds: number): void {
+  /** A decider's estimated regret of one decision (see the class comment). */
+  recordEstimatedRegret(regret: number): void {
+    this.regret.inc(Math.max(0, regret));
+  }
+
+  recordReward(delaySeconds: number, reward: number): void {
     this.rewards.inc({ outcome: 'rewarded' });
+    this.rewardSum.inc(reward);
     this.delay.observe(delaySeconds);
   }
 
@@ -45,5 +67,13 @@ export class BanditMetrics {
 
   setPending(decisions: number): void {
     this.pending.set(decisions);
+  }
+
+  setPolicyRewards(rewards: number): void {
+    this.policyRewards.set(rewards);
+  }
+
+  recordRequest(route: string, status: number): void {
+    this.requests.inc({ route, status: String(status) });
   }
 }

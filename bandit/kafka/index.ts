@@ -1,4 +1,5 @@
 export { BanditDecider, type BanditDeciderOptions } from './bandit-decider.js';
+export { BanditHttpService, type BanditHttpServiceOptions, type DecisionMaker } from './bandit-http-service.js';
 export { BanditLearner, type BanditLearnerOptions } from './bandit-learner.js';
 export type { BanditLearnerEvent } from './bandit-learner-event.js';
 export { BanditPartition, type BanditPartitionState } from './bandit-partition.js';

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { usageOf } from '../command-help.js';
+import { jsonObjectFlag } from '../json-object-flag.js';
 import { EpsilonGreedyPolicy } from '../../src/bandit/epsilon-greedy-policy.js';
 import { LinUcbPolicy } from '../../src/bandit/lin-ucb-policy.js';
 import { evaluatePolicy, type LoggedDecision } from '../../src/bandit/off-policy-evaluation.js';
@@ -10,19 +11,6 @@ import { ConfigError } from '../../src/core/config-error.js';
 import { InputError } from '../../src/core/input-error.js';
 
 const POLICIES = ['thompson', 'linucb', 'epsilon-greedy'] as const;
-
-/** A JSON option value of the command line, as an object. */
-function jsonObject(flag: string, text: string | undefined): { [key: string]: unknown } {
-  if (text === undefined) return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new ConfigError(`${flag} is not valid JSON`, { field: flag });
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ConfigError(`${flag} must be a JSON object`, { field: flag });
-  return value as { [key: string]: unknown };
-}
 
 /** The logged decisions of a JSON-lines file: {"context": [...], "arm": a, "propensity": p, "reward": r} per line. */
 function readDecisions(path: string): LoggedDecision[] {
@@ -56,7 +44,7 @@ export function banditEvaluateCommand(argv: string[], out: NodeJS.WritableStream
   if (!(POLICIES as readonly string[]).includes(values.policy)) throw new ConfigError(`--policy must be one of ${POLICIES.join(', ')}`, { field: 'policy', value: values.policy });
   const logs = readDecisions(values.decisions);
   if (logs.length === 0) throw new InputError(`${values.decisions} holds no decisions`);
-  const options = jsonObject('--options', values.options);
+  const options = jsonObjectFlag('--options', values.options);
   const dim = logs[0].context.length;
   const arms = typeof options.arms === 'number' ? options.arms : Math.max(...logs.map((l) => l.arm)) + 1;
   const seed = typeof options.seed === 'number' ? options.seed : 1;
@@ -64,7 +52,7 @@ export function banditEvaluateCommand(argv: string[], out: NodeJS.WritableStream
   const candidate: BanditPolicy = values.policy === 'thompson'
     ? new ThompsonPolicy(settings as ConstructorParameters<typeof ThompsonPolicy>[0])
     : values.policy === 'linucb' ? new LinUcbPolicy(settings as ConstructorParameters<typeof LinUcbPolicy>[0]) : new EpsilonGreedyPolicy(settings as ConstructorParameters<typeof EpsilonGreedyPolicy>[0]);
-  const rewardModel = values['reward-model'] === undefined ? undefined : jsonObject('--reward-model', values['reward-model']) as { family: string; options?: unknown };
+  const rewardModel = values['reward-model'] === undefined ? undefined : jsonObjectFlag('--reward-model', values['reward-model']) as { family: string; options?: unknown };
   const estimates = evaluatePolicy(logs, candidate, { level: Number(values.level), rewardModel, learnFromLogs: true });
   if (values.json) {
     out.write(`${JSON.stringify({ policy: candidate.name, ...estimates })}\n`);

@@ -26,6 +26,8 @@ export interface BanditPolicy extends ActionDistribution {
   /** Decisions made so far. */
   readonly decisions: number;
   decide(context: Float64Array): BanditDecision;
+  /** E[r | x, a] of every arm under the current posterior (its mean; no draw): what the estimated regret of a decision is measured against. */
+  expectedRewards(context: Float64Array): Float64Array;
   learn(played: PlayedArm, reward: number): void;
   snapshot(): ModelSnapshot;
 }

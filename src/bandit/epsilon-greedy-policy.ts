@@ -78,6 +78,11 @@ export class EpsilonGreedyPolicy implements BanditPolicy {
     return { decisionId: `${this.idPrefix}-${++this.count}`, context: context.slice(), arm, propensity: (arm === greedy ? 1 - this.epsilon : 0) + this.epsilon / k, propensityMethod: 'exact', scores };
   }
 
+  /** The posterior predictive mean of every arm's reward (the scores the greedy choice maximises). */
+  expectedRewards(context: Float64Array): Float64Array {
+    return this.means(context);
+  }
+
   actionProbabilities(context: Float64Array): Float64Array {
     const greedy = argmax(this.means(context));
     return Float64Array.from({ length: this.arms }, (_, a) => (a === greedy ? 1 - this.epsilon : 0) + this.epsilon / this.arms);

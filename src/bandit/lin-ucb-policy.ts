@@ -98,6 +98,19 @@ export class LinUcbPolicy implements BanditPolicy {
     return scores;
   }
 
+  /** The ridge estimate θ̂ᵀφ(x, a) = (A⁻¹b)ᵀφ(x, a) of every arm: the bounds without their width. */
+  expectedRewards(context: Float64Array): Float64Array {
+    checkContext(context, this.dim);
+    const w = this.features.width;
+    const means = new Float64Array(this.arms);
+    for (let a = 0; a < this.arms; a++) {
+      this.features.write(context, a, this.phi);
+      gemv(this.inverseOf(a), w, w, this.b, this.theta, 1, 0, this.modelOf(a) * w);
+      means[a] = dot(this.theta, this.phi, w);
+    }
+    return means;
+  }
+
   decide(context: Float64Array): BanditDecision {
     const scores = this.upperBounds(context);
     const best = Math.max(...scores);

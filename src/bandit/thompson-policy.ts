@@ -131,6 +131,15 @@ export class ThompsonPolicy implements BanditPolicy {
     return { decisionId: `${this.idPrefix}-${++this.count}`, context: context.slice(), arm, propensity: this.wins[arm] / (1 + this.propensityDraws), propensityMethod: 'monte-carlo', scores };
   }
 
+  /** The posterior predictive mean of every arm's reward, E[r | x, a] = E[y | φ(x, a)] (a probability for binary rewards). Draws nothing. */
+  expectedRewards(context: Float64Array): Float64Array {
+    checkContext(context, this.dim);
+    const width = this.features.width;
+    const disjoint = this.features.layout === 'disjoint';
+    for (let a = 0; a < this.arms; a++) this.features.write(context, a, this.phi, a * width);
+    return Float64Array.from({ length: this.arms }, (_, a) => this.models[disjoint ? a : 0].predict(this.phi, a * width).mean);
+  }
+
   /** Monte Carlo estimate of every arm's P(a | x): the share of `propensityDraws` joint draws it wins. Advances the generator. */
   actionProbabilities(context: Float64Array): Float64Array {
     checkContext(context, this.dim);

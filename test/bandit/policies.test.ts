@@ -61,6 +61,23 @@ describe.each(policies)('%s', (_, make) => {
     expect(probabilities).toHaveLength(ARMS);
     expect(probabilities.reduce((s, p) => s + p, 0)).toBeCloseTo(1, 12);
   });
+
+  it('expectedRewards draws nothing and, after learning, ranks the arms as the world does on most contexts', () => {
+    const policy = make();
+    const world = new SimulatedBandit({ arms: ARMS, dim: DIM, seed: 4 });
+    play(policy, world, 600);
+    const twin = restorePolicy(policy.snapshot());
+    const x = world.context();
+    expect(policy.expectedRewards(x)).toHaveLength(ARMS);
+    expect(play(policy, new SimulatedBandit({ arms: ARMS, dim: DIM, seed: 5 }), 5)).toEqual(play(twin, new SimulatedBandit({ arms: ARMS, dim: DIM, seed: 5 }), 5));
+    const argmax = (v: Float64Array): number => v.indexOf(Math.max(...v));
+    let agree = 0;
+    for (let i = 0; i < 200; i++) {
+      const c = world.context();
+      if (argmax(policy.expectedRewards(c)) === argmax(world.expectedRewards(c))) agree++;
+    }
+    expect(agree).toBeGreaterThan(200 / ARMS + 40);
+  });
 });
 
 describe('vb-linear arms', () => {

@@ -66,7 +66,7 @@ describe('bandit backend over Kafka: deciders, learner, reward window, dead lett
     await waitFor(() => learner.learned === 6 && learner.pendingCount === 0, `the 3 expired decisions learned with reward 0 (learned ${learner.learned})`, 30_000);
     const metrics = await registry.metrics();
     for (const line of ['vbstream_bandit_decisions_total 6', 'vbstream_bandit_propensity_count 6', 'vbstream_bandit_rewards_total{outcome="rewarded"} 3', 'vbstream_bandit_rewards_total{outcome="expired-learned"} 3',
-      'vbstream_bandit_reward_delay_seconds_count 3', 'vbstream_bandit_pending_decisions 0', 'vbstream_bandit_dead_letters_total{reason="duplicate-reward"} 1']) expect(metrics).toContain(line);
+      'vbstream_bandit_reward_delay_seconds_count 3', 'vbstream_bandit_cumulative_reward 2', 'vbstream_bandit_pending_decisions 0', 'vbstream_bandit_dead_letters_total{reason="duplicate-reward"} 1']) expect(metrics).toContain(line);
     const policy = learner.currentPolicy as ThompsonPolicy;
     const perArm = new Array<number>(ARMS).fill(0);
     for (const d of decisions) perArm[d.arm]++;

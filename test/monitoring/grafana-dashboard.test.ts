@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { BanditMetrics } from '../../bandit/kafka/bandit-metrics.js';
 import { PipelineMetrics } from '../../monitoring/pipeline-metrics.js';
 import { repoRoot } from '../helpers/reference.js';
 
@@ -18,7 +19,7 @@ const dashboard = JSON.parse(readFileSync(join(repoRoot, 'monitoring/grafana-das
   templating: { list: { name: string; type: string; query: unknown }[] };
 };
 const queried = dashboard.panels.filter((p) => p.type !== 'row');
-const PROMQL_WORDS = new Set(['sum', 'by', 'rate', 'increase', 'histogram_quantile', 'le', 'model', 'partition', 'reason', 'topic', 'label_values', 'pipeline']);
+const PROMQL_WORDS = new Set(['sum', 'by', 'rate', 'increase', 'delta', 'histogram_quantile', 'le', 'model', 'partition', 'reason', 'topic', 'label_values', 'pipeline', 'instance', 'outcome', 'route', 'status']);
 
 /** The metric names a PromQL expression refers to (identifiers followed by `{`, `[` or `)`, or starting with vbstream_). */
 function metricNames(expr: string): string[] {
@@ -28,6 +29,7 @@ function metricNames(expr: string): string[] {
 
 async function exportedNames(): Promise<Set<string>> {
   const metrics = new PipelineMetrics();
+  new BanditMetrics(metrics.registry); // the bandit services serve both on one registry
   const names = new Set<string>();
   for (const metric of await metrics.registry.getMetricsAsJSON()) {
     names.add(metric.name);

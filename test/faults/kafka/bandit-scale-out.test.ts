@@ -39,11 +39,10 @@ describe('bandit learner scale-out: two learners on four partitions, one SIGKILL
     const topics = { decisions: `${prefix}.decisions`, rewards: `${prefix}.rewards` };
     const stateTopic = `${prefix}.state`;
     const learnerArgs = ['--decisions', topics.decisions, '--rewards', topics.rewards, '--model', 'live', '--state-topic', stateTopic, '--policy', JSON.stringify(POLICY),
-      '--reward-window-ms', String(WINDOW_MS), '--expired-reward', '0', '--snapshot-every', '10', '--partitions', String(PARTITIONS), '--session-timeout-ms', '6000'];
-    const script = 'dist/bandit/kafka/bandit-learner-main.js';
-    const killed = new ServiceProcess<BanditLearnerEvent>(learnerArgs, undefined, script);
+      '--reward-window-ms', String(WINDOW_MS), '--expired-reward', '0', '--snapshot-every', '10', '--partitions', String(PARTITIONS), '--session-timeout-ms', '6000', '--no-metrics'];
+    const killed = new ServiceProcess<BanditLearnerEvent>(learnerArgs, 'bandit:learn');
     await waitFor(() => killed.events.some((e) => e.type === 'restored'), `the first learner to start (stderr: ${killed.stderr})`, 60_000);
-    const survivor = new ServiceProcess<BanditLearnerEvent>(learnerArgs, undefined, script);
+    const survivor = new ServiceProcess<BanditLearnerEvent>(learnerArgs, 'bandit:learn');
     const lastAssigned = (learner: ServiceProcess<BanditLearnerEvent>): readonly number[] => (learner.events.filter((e): e is Assigned => e.type === 'assigned').at(-1)?.partitions ?? []);
     await waitFor(() => lastAssigned(killed).length === 2 && lastAssigned(survivor).length === 2, `the two learners to share the partitions (${lastAssigned(killed)} / ${lastAssigned(survivor)}; stderr: ${survivor.stderr})`, 60_000);
     const moved = [...lastAssigned(killed)];

@@ -48,8 +48,8 @@ describe('bandit backend: SIGKILL of the learner and of a decider (real broker)'
     const topics = { decisions: `${prefix}.decisions`, rewards: `${prefix}.rewards` };
     const stateTopic = `${prefix}.state`;
     const learnerArgs = ['--decisions', topics.decisions, '--rewards', topics.rewards, '--model', 'live', '--state-topic', stateTopic, '--policy', JSON.stringify(POLICY),
-      '--reward-window-ms', String(WINDOW_MS), '--expired-reward', '0', '--snapshot-every', '15', '--partitions', String(partitions), '--session-timeout-ms', '6000'];
-    let learner = new ServiceProcess<BanditLearnerEvent>(learnerArgs, undefined, 'dist/bandit/kafka/bandit-learner-main.js');
+      '--reward-window-ms', String(WINDOW_MS), '--expired-reward', '0', '--snapshot-every', '15', '--partitions', String(partitions), '--session-timeout-ms', '6000', '--no-metrics'];
+    let learner = new ServiceProcess<BanditLearnerEvent>(learnerArgs, 'bandit:learn');
     await waitFor(() => learner.events.some((e) => e.type === 'restored'), `the learner to start (stderr: ${learner.stderr})`, 60_000);
     const deciders = await Promise.all([0, 1].map(() => BanditDecider.start(port, { decisionsTopic: topics.decisions, policyTopic: stateTopic, model: 'live' })));
     await Promise.all(deciders.map((d) => d.loaded()));
@@ -86,7 +86,7 @@ describe('bandit backend: SIGKILL of the learner and of a decider (real broker)'
         await new Promise((resolve) => setTimeout(resolve, 20 + environment.nextDouble() * 200));
         await learner.kill();
         killedAt = round;
-        learner = new ServiceProcess<BanditLearnerEvent>(learnerArgs, undefined, 'dist/bandit/kafka/bandit-learner-main.js');
+        learner = new ServiceProcess<BanditLearnerEvent>(learnerArgs, 'bandit:learn');
       }
       await sending;
     }

@@ -1,0 +1,69 @@
+import { parseArgs } from 'node:util';
+import { BanditDecider } from '../../bandit/kafka/bandit-decider.js';
+import { BanditHttpService } from '../../bandit/kafka/bandit-http-service.js';
+import { BanditMetrics } from '../../bandit/kafka/bandit-metrics.js';
+import { createKafkajsPort } from '../../connectors/kafka/kafkajs-port.js';
+import { reachBrokers } from '../../connectors/kafka/reach-brokers.js';
+import { serveUntilSignal } from '../../connectors/kafka/serve-until-signal.js';
+import { PipelineMetrics } from '../../monitoring/pipeline-metrics.js';
+import { ConfigError } from '../../src/core/config-error.js';
+import { usageOf } from '../command-help.js';
+import { endpointUrl } from '../endpoint-url.js';
+import { listenOrExplain } from '../listen-or-explain.js';
+import { numberFlag } from '../number-flag.js';
+
+/**
+ * `vbstream bandit:decide`, a stateless decide service: a `BanditDecider` following the policy the
+ * learner publishes (`--policy-topic`, key `NAME/global`), served over HTTP by `BanditHttpService`
+ * on `--host:--port` (POST /decide, POST /reward, GET /metrics, GET /health). Prints
+ * `{"type":"listening","url":…}` once it listens and `{"type":"policy","rewards":…,"version":…}`
+ * whenever it swaps a new policy in, as JSON lines. SIGTERM/SIGINT stop accepting requests, finish
+ * the ones in flight and exit 0.
+ */
+export async function banditDecideCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv, strict: true,
+    options: {
+      brokers: { type: 'string' }, decisions: { type: 'string' }, rewards: { type: 'string' }, 'policy-topic': { type: 'string' }, model: { type: 'string' },
+      host: { type: 'string', default: '127.0.0.1' }, port: { type: 'string' }, partitions: { type: 'string' }, 'max-body-bytes': { type: 'string' }, 'instance-id': { type: 'string' },
+    },
+  });
+  const { brokers, decisions, rewards, model, host } = values;
+  const policyTopic = values['policy-topic'];
+  if (brokers === undefined || decisions === undefined || rewards === undefined || policyTopic === undefined || model === undefined) {
+    throw new ConfigError(`--brokers, --decisions, --rewards, --policy-topic and --model are required\n${usageOf('bandit:decide')}`);
+  }
+  const httpPort = numberFlag('--port', values.port, 8080);
+  if (httpPort > 65_535) throw new ConfigError('--port must be an integer from 0 (a free port) to 65535', { field: '--port', value: values.port });
+  const partitions = numberFlag('--partitions', values.partitions, 1, { min: 1 });
+  const maxBodyBytes = numberFlag('--max-body-bytes', values['max-body-bytes'], 65_536, { min: 1 });
+  const instanceId = values['instance-id'];
+  if (instanceId !== undefined && !/^[A-Za-z0-9_.]+$/.test(instanceId)) throw new ConfigError('--instance-id must be letters, digits, _ or . (decision ids are <instance>-<n>)', { field: '--instance-id', value: instanceId });
+
+  const monitoring = new PipelineMetrics({ pipeline: model });
+  const metrics = new BanditMetrics(monitoring.registry);
+  const brokerList = brokers.split(',');
+  const port = createKafkajsPort({ brokers: brokerList, clientId: `vbstream-bandit-decider-${process.pid}`, logLevel: 'nothing' });
+  await reachBrokers(port, brokerList);
+  let decider: BanditDecider | undefined;
+  let http: BanditHttpService | undefined;
+  const service = {
+    start: async (): Promise<void> => {
+      decider = await BanditDecider.start(port, {
+        decisionsTopic: decisions, rewardsTopic: rewards, policyTopic, model, partitions, instanceId, metrics,
+        onError: (error) => process.stderr.write(`a published policy could not be restored (the previous one keeps serving): ${error.message}\n`),
+        onSwap: (rewards, version) => process.stdout.write(`${JSON.stringify({ type: 'policy', rewards, version })}\n`),
+      });
+      const served = decider;
+      http = new BanditHttpService({ decider: served, exposition: monitoring, metrics, host, port: httpPort, maxBodyBytes });
+      const listening = http;
+      const bound = await listenOrExplain(() => listening.listen(), host, httpPort, '--port');
+      process.stdout.write(`${JSON.stringify({ type: 'listening', url: endpointUrl(host, bound, ''), instance: served.instanceId })}\n`);
+    },
+    stop: async (): Promise<void> => {
+      await http?.close();
+      await decider?.stop();
+    },
+  };
+  return serveUntilSignal(service, 'bandit decider', async () => undefined);
+}

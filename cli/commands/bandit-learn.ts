@@ -1,0 +1,82 @@
+import { parseArgs } from 'node:util';
+import { BanditLearner } from '../../bandit/kafka/bandit-learner.js';
+import { BanditMetrics } from '../../bandit/kafka/bandit-metrics.js';
+import { createBanditPolicy, type BanditPolicyConfig } from '../../bandit/kafka/create-bandit-policy.js';
+import { createKafkajsPort } from '../../connectors/kafka/kafkajs-port.js';
+import { KafkaSnapshotStore } from '../../connectors/kafka/kafka-snapshot-store.js';
+import { reachBrokers } from '../../connectors/kafka/reach-brokers.js';
+import { serveUntilSignal } from '../../connectors/kafka/serve-until-signal.js';
+import { MetricsServer } from '../../monitoring/metrics-server.js';
+import { PipelineMetrics } from '../../monitoring/pipeline-metrics.js';
+import { Readiness } from '../../monitoring/readiness.js';
+import { ConfigError } from '../../src/core/config-error.js';
+import { usageOf } from '../command-help.js';
+import { endpointUrl } from '../endpoint-url.js';
+import { jsonObjectFlag } from '../json-object-flag.js';
+import { listenOrExplain } from '../listen-or-explain.js';
+import { metricsEndpointOf } from '../metrics-endpoint-of.js';
+import { numberFlag } from '../number-flag.js';
+
+/**
+ * `vbstream bandit:learn`, the bandit learner service: a `BanditLearner` joining `--decisions` and
+ * `--rewards` by decision id and learning each reward exactly once into the policy of `--policy`
+ * (a `BanditPolicyConfig`). Any number of instances share the partitions in one consumer group
+ * (`--group-id`); each partition's state goes to `--state-topic` under `NAME/learner/<p>`, the merged
+ * policy for the deciders to `--policy-topic` (default: the state topic) under `NAME/global`. Prints its events as JSON lines
+ * (the first `{"type":"metrics","url":…}` when it serves metrics); serves /metrics, /healthz and
+ * /readyz (ready once started) on `--metrics-host:--metrics-port`. SIGTERM/SIGINT snapshot and exit 0;
+ * a fatal error exits 1, bad options exit 2 (usage) or 1 (`ConfigError`).
+ */
+export async function banditLearnCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv, strict: true,
+    options: {
+      brokers: { type: 'string' }, decisions: { type: 'string' }, rewards: { type: 'string' }, model: { type: 'string' }, 'state-topic': { type: 'string' },
+      'policy-topic': { type: 'string' }, policy: { type: 'string' }, 'reward-window-ms': { type: 'string' }, 'expired-reward': { type: 'string' },
+      partitions: { type: 'string' }, 'snapshot-every': { type: 'string' }, 'group-id': { type: 'string' }, 'session-timeout-ms': { type: 'string' },
+      'max-state-record-bytes': { type: 'string' },
+      'metrics-port': { type: 'string' }, 'metrics-host': { type: 'string' }, 'no-metrics': { type: 'boolean', default: false },
+    },
+  });
+  const { brokers, decisions, rewards, model, policy } = values;
+  const stateTopic = values['state-topic'];
+  if (brokers === undefined || decisions === undefined || rewards === undefined || model === undefined || stateTopic === undefined || policy === undefined || values['reward-window-ms'] === undefined) {
+    throw new ConfigError(`--brokers, --decisions, --rewards, --model, --state-topic, --policy and --reward-window-ms are required\n${usageOf('bandit:learn')}`);
+  }
+  const config = jsonObjectFlag('--policy', policy) as unknown as BanditPolicyConfig;
+  createBanditPolicy(config); // a bad policy is refused before anything connects
+  const rewardWindowMs = numberFlag('--reward-window-ms', values['reward-window-ms'], 0, { min: 1, integer: false });
+  const expiredReward = values['expired-reward'] === undefined ? undefined : numberFlag('--expired-reward', values['expired-reward'], 0, { min: -Infinity, integer: false });
+  const partitions = numberFlag('--partitions', values.partitions, 1, { min: 1 });
+  const snapshotEvery = numberFlag('--snapshot-every', values['snapshot-every'], 1_000, { min: 1 });
+  const sessionTimeoutMs = values['session-timeout-ms'] === undefined ? undefined : numberFlag('--session-timeout-ms', values['session-timeout-ms'], 30_000, { min: 1 });
+  const maxStateRecordBytes = values['max-state-record-bytes'] === undefined ? undefined : numberFlag('--max-state-record-bytes', values['max-state-record-bytes'], 1_000_000, { min: 1 });
+  const endpoint = metricsEndpointOf(values, 9464);
+
+  const monitoring = new PipelineMetrics({ pipeline: model });
+  const metrics = new BanditMetrics(monitoring.registry);
+  const readiness = new Readiness(['learner-started']);
+  const server = endpoint === undefined ? undefined : new MetricsServer({ metrics: monitoring, readiness, host: endpoint.host, port: endpoint.port });
+  const brokerList = brokers.split(',');
+  const port = createKafkajsPort({ brokers: brokerList, clientId: `vbstream-bandit-learner-${process.pid}`, logLevel: 'nothing' });
+  await reachBrokers(port, brokerList);
+  if (server !== undefined && endpoint !== undefined) {
+    const bound = await listenOrExplain(() => server.listen(), endpoint.host, endpoint.port, '--metrics-port');
+    process.stdout.write(`${JSON.stringify({ type: 'metrics', url: endpointUrl(endpoint.host, bound, '/metrics') })}\n`);
+  }
+  const store = await KafkaSnapshotStore.open(port, { topic: stateTopic });
+  const policyStore = values['policy-topic'] === undefined ? undefined : await KafkaSnapshotStore.open(port, { topic: values['policy-topic'] });
+  const learner = new BanditLearner(port, store, {
+    decisionsTopic: decisions, rewardsTopic: rewards, model, createPolicy: () => createBanditPolicy(config), policyStore,
+    rewardWindowMs, expiredReward, partitions, snapshotEvery, metrics, groupId: values['group-id'], sessionTimeoutMs, maxStateRecordBytes,
+    onEvent: (event) => process.stdout.write(`${JSON.stringify(event)}\n`),
+  });
+  const service = {
+    start: async (onFatal: (error: Error) => void): Promise<void> => {
+      await learner.start(onFatal);
+      readiness.set('learner-started');
+    },
+    stop: () => learner.stop(),
+  };
+  return serveUntilSignal(service, 'bandit learner', () => Promise.all([store.close(), policyStore?.close(), server?.close()]));
+}
