@@ -64,7 +64,7 @@ describe('vbstream bandit:learn and bandit:decide over HTTP (real broker)', () =
     }
     expect((await post(`${urls[0]}/reward`, { decisionId: decided[0].decisionId, reward: 1 })).status, 'a duplicate is accepted here; the learner dead-letters it').toBe(202);
 
-    await waitFor(() => learner.events.some((e) => e.type === 'checkpoint' && e.learned === N && e.pending === 0), `the learner to learn ${N} rewards (stderr: ${learner.stderr})`, 60_000);
+    await waitFor(() => learner.events.some((e) => e.type === 'published' && e.learned === N && e.pending === 0), `the learner to learn ${N} rewards (stderr: ${learner.stderr})`, 60_000);
     await waitFor(() => deciders.every((d) => d.events.some((e) => e.type === 'policy' && e.rewards === N)), 'both deciders to swap in the policy of all rewards', 30_000);
     for (let i = 0; i < AFTER; i++) {
       const after = await post<Decided>(`${urls[1]}/decide`, { context: [1, Math.cos(i)] });
@@ -74,11 +74,11 @@ describe('vbstream bandit:learn and bandit:decide over HTTP (real broker)', () =
     const letters = await readRecords(port, `${prefix}.rewards.dlq`, 1);
     expect(letters.map((l) => [l.key, l.headers[DEAD_LETTER_HEADERS.reason]])).toEqual([[decided[0].decisionId, 'duplicate-reward']]);
 
-    // Every reward learned once: the learner's state has each arm's posterior fed its own decisions, N in all.
-    const store = await KafkaSnapshotStore.open(port, { topic: `${prefix}.state` });
-    const { snapshot, meta } = decodeSnapshot((await store.latest('shop/learner'))!);
+    // Every reward learned once: the published policy has each arm's posterior fed its own decisions, N in all.
+    const store = await KafkaSnapshotStore.open(port, { topic: `${prefix}.policy` });
+    const { snapshot, meta } = decodeSnapshot((await store.latest('shop/global'))!);
     await store.close();
-    expect(meta.learned).toBe(N);
+    expect(meta.rewards).toBe(N);
     const perArm = new Array<number>(ARMS).fill(0);
     for (const d of decided) perArm[d.arm]++;
     expect(ThompsonPolicy.restore(snapshot).models.map((m) => m.recordsSeen)).toEqual(perArm);
@@ -92,7 +92,7 @@ describe('vbstream bandit:learn and bandit:decide over HTTP (real broker)', () =
     expect(sampleValue(learned, 'vbstream_bandit_rewards_total', { outcome: 'rewarded' })).toBe(N);
     expect(sampleValue(learned, 'vbstream_bandit_cumulative_reward')).toBe(decided.reduce((s, d) => s + rewardOf(d), 0));
     expect(sampleValue(learned, 'vbstream_bandit_reward_delay_seconds_count')).toBe(N);
-        expect(sampleValue(learned, 'vbstream_bandit_dead_letters_total', { reason: 'duplicate-reward' })).toBe(1);
+    expect(sampleValue(learned, 'vbstream_bandit_dead_letters_total', { reason: 'duplicate-reward' })).toBe(1);
     expect((await fetch(learnerUrl.replace('/metrics', '/readyz'))).status).toBe(200);
 
     // The deciders' metrics: their decisions, propensities, estimated regret, served policy and requests.
