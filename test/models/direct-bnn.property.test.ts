@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/core/config-error.js';
 import { directBnnFamily, type DirectBnnModel } from '../../src/models/direct/bnn-family.js';
+import { DirectBnnElbo } from '../../src/models/direct/bnn-objective.js';
+import { TemperedDirectBnnElbo } from '../../src/models/direct/bnn-tempered-objective.js';
 import { Rng } from '../../src/rng/rng.js';
 import { expectSameState } from '../helpers/same-state.js';
 
@@ -28,21 +30,50 @@ function rmse(model: DirectBnnModel, data: ReturnType<typeof quadraticData>): nu
 }
 
 describe('direct-bnn', () => {
-  it('refuses more than 16 inputs, a bad hidden width and a negative initScale', () => {
+  it('refuses more than 16 inputs, a bad hidden width, a negative initScale and a temperature ≤ 1', () => {
     expect(() => directBnnFamily.create(17)).toThrow(ConfigError);
     expect(() => directBnnFamily.create(16, { hidden: 1, maxIter: 1 })).not.toThrow();
     expect(() => directBnnFamily.create(2, { hidden: 0 })).toThrow(ConfigError);
     expect(() => directBnnFamily.create(2, { initScale: -1 })).toThrow(ConfigError);
+    expect(() => directBnnFamily.create(2, { temperatures: [4, 1] })).toThrow(ConfigError);
   });
 
   it('learns a quadratic network: the best of its starts, test RMSE a quarter of the labels\' spread (1.40)', () => {
-    const model = directBnnFamily.create(D_IN, { hidden: 4, restarts: 10, sigmaW: 0.5 });
+    const model = directBnnFamily.create(D_IN, { hidden: 4, restarts: 10 });
     model.update(quadraticData(400, 1));
     const posterior = model.refit();
     expect(posterior.startElbos.length).toBe(10);
     expect(posterior.elbo).toBeCloseTo(Math.max(...posterior.startElbos), 9);
     expect(rmse(model, quadraticData(200, 2))).toBeLessThan(0.4);
     expect(posterior.expectedNoise).toBeLessThan(1);
+  });
+
+  it('the tempered objective is the ELBO plus (τ − 1)·Σ_j H(q_j), with the gradient of its finite differences', () => {
+    const model = directBnnFamily.create(D_IN, { hidden: 2, supportSize: 5 });
+    model.update(quadraticData(30, 9));
+    const { grid, shape } = model;
+    const arrays = model.snapshot().arrays;
+    const stats = { fourth: arrays.fourth, crossY: arrays.crossY, yty: arrays.scalars[0], records: arrays.scalars[1] };
+    const elbo = new DirectBnnElbo(shape, grid, stats);
+    const tempered = new TemperedDirectBnnElbo(new DirectBnnElbo(shape, grid, stats));
+    tempered.temperature = 3;
+    const rng = Rng.fromSeed(2);
+    const logits = Float64Array.from({ length: elbo.size }, () => rng.normal());
+    const value = elbo.evaluate(logits);
+    let entropy = 0;
+    for (let i = 0; i < grid.b * grid.mbar; i++) entropy -= elbo.q[i] * elbo.logQ[i];
+    expect(Math.abs(tempered.evaluate(logits) - (value + 2 * entropy))).toBeLessThanOrEqual(1e-9 * Math.abs(value));
+    const gradient = new Float64Array(elbo.size);
+    tempered.evaluate(logits, gradient);
+    const largest = Math.max(...Array.from(gradient, Math.abs));
+    for (let i = 0; i < gradient.length; i++) {
+      const plus = logits.slice();
+      const minus = logits.slice();
+      plus[i] += 1e-6;
+      minus[i] -= 1e-6;
+      const fd = (tempered.evaluate(plus) - tempered.evaluate(minus)) / 2e-6;
+      expect(Math.abs(gradient[i] - fd)).toBeLessThanOrEqual(1e-6 * Math.max(1, largest));
+    }
   });
 
   it('a stream cut anywhere gives the same statistics bit for bit (refitEvery 0)', () => {

@@ -21,7 +21,7 @@ export const directBnnCodec: FamilyCodec<DirectBnnState> = {
   encode(state) {
     const { grid, stats, settings, shape } = state;
     return {
-      header: { hidden: shape.H, mbar: grid.mbar, K: grid.K, stale: state.stale, settings: { ...settings } },
+      header: { hidden: shape.H, mbar: grid.mbar, K: grid.K, stale: state.stale, settings: { ...settings, temperatures: [...settings.temperatures] } },
       arrays: {
         ...directGridCodec.gridArrays(grid, true),
         fourth: stats.fourth.slice(), crossY: stats.crossY.slice(), scalars: Float64Array.of(stats.yty, stats.records, state.sinceFit), logits: state.logits.slice(),
@@ -38,9 +38,11 @@ export const directBnnCodec: FamilyCodec<DirectBnnState> = {
     const s = h.settings ?? {};
     const initScale = s.initScale;
     if (typeof initScale !== 'number' || !(initScale >= 0) || !Number.isFinite(initScale)) malformed('settings.initScale', initScale);
+    const temperatures = s.temperatures;
+    if (!Array.isArray(temperatures) || !temperatures.every((t) => typeof t === 'number' && t > 1 && Number.isFinite(t))) malformed('settings.temperatures', temperatures);
     const settings = {
       restarts: headerInteger(s.restarts, 'settings.restarts'), seed: headerInteger(s.seed, 'settings.seed'), maxIter: headerInteger(s.maxIter, 'settings.maxIter'),
-      refitEvery: headerInteger(s.refitEvery, 'settings.refitEvery'), initScale,
+      refitEvery: headerInteger(s.refitEvery, 'settings.refitEvery'), initScale, temperatures: [...(temperatures as number[])],
     };
     const d = snapshot.dim;
     const D = d + 1;

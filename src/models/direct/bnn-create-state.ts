@@ -14,6 +14,15 @@ import { buildDirectGrid } from './grid.js';
  */
 export const DIRECT_BNN_MAX_INPUTS = 16;
 
+function temperatures(value: unknown): number[] {
+  if (value === undefined) return [8, 4, 2];
+  if (!Array.isArray(value)) throw new ConfigError('must be an array of numbers > 1', { field: 'temperatures', value });
+  value.forEach((t, i) => {
+    if (typeof t !== 'number' || !(t > 1) || !Number.isFinite(t)) throw new ConfigError('must be a finite number > 1', { field: `temperatures[${i}]`, value: t });
+  });
+  return [...(value as number[])];
+}
+
 /**
  * The state of a `direct-bnn` model with no data for records of `dim` inputs: the grid over the
  * b = H·(d+1) + H + 1 weights and the noise atoms, and the first warm start, the prior tilted by
@@ -35,6 +44,7 @@ export function createDirectBnnState(dim: number, options: DirectBnnOptions): Di
     maxIter: optionChecks.positiveInteger('maxIter', options.maxIter, 1000),
     refitEvery: options.refitEvery === undefined || options.refitEvery === 0 ? 0 : optionChecks.positiveInteger('refitEvery', options.refitEvery, 0),
     initScale: optionChecks.nonNegative('initScale', options.initScale, 1),
+    temperatures: temperatures(options.temperatures),
   };
   const weightLogits = grid.b * grid.mbar;
   const logits = new Float64Array(weightLogits + grid.K);

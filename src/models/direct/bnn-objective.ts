@@ -183,18 +183,16 @@ export class DirectBnnElbo {
         for (let l = 0; l < D; l++) t += T[f * D + l] * moments[u + l];
         T1[f] = t;
       }
-      const Ph = P.subarray(h * D2, (h + 1) * D2);
-      const Ah = A.subarray(h * D2, (h + 1) * D2);
-      const Mh = M.subarray(h * D2, (h + 1) * D2);
+      const o = h * D2;
       for (let ij = 0; ij < D2; ij++) {
         let t = 0;
         for (let k = 0; k < D; k++) t += T1[ij * D + k] * moments[u + k];
-        Ph[ij] = t;
+        P[o + ij] = t;
       }
       let fourthMoment = 0;
       for (let i = 0; i < D; i++) {
         let pi = 0;
-        for (let j = 0; j < D; j++) pi += Ph[i * D + j] * moments[u + j];
+        for (let j = 0; j < D; j++) pi += P[o + i * D + j] * moments[u + j];
         p[u + i] = pi;
         let yi = 0;
         for (let k = 0; k < D; k++) yi += sv[u + k] * T1[(i * D + k) * D + k];
@@ -202,7 +200,7 @@ export class DirectBnnElbo {
         let cmu = 0;
         let bs = 0;
         for (let j = 0; j < D; j++) { cmu += moments[u + j] * C[j * D + i]; bs += B[i * D + j] * sv[u + j]; }
-        fourthMoment += moments[u + i] * pi + 6 * sv[u + i] * Ph[i * D + i] + 4 * c3[u + i] * cmu + 3 * sv[u + i] * bs + k4[u + i] * diag4[i];
+        fourthMoment += moments[u + i] * pi + 6 * sv[u + i] * P[o + i * D + i] + 4 * c3[u + i] * cmu + 3 * sv[u + i] * bs + k4[u + i] * diag4[i];
       }
       F[h] = fourthMoment;
       let eg = 0;
@@ -210,11 +208,11 @@ export class DirectBnnElbo {
       for (let i = 0; i < D; i++) {
         for (let j = 0; j < D; j++) {
           const ij = i * D + j;
-          let t = Ph[ij];
+          let t = P[o + ij];
           for (let k = 0; k < D; k++) t += sv[u + k] * T[(ij * D + k) * D + k];
-          Ah[ij] = t;
+          A[o + ij] = t;
           const mij = moments[u + i] * moments[u + j] + (i === j ? sv[u + i] : 0);
-          Mh[ij] = mij;
+          M[o + ij] = mij;
           eg += G[ij] * mij;
           es += S[ij] * mij;
         }
@@ -222,7 +220,7 @@ export class DirectBnnElbo {
       aG[h] = eg;
       aS[h] = es;
       const nu = moments[H * D + h];
-      for (let ij = 0; ij < D2; ij++) Abar[ij] += nu * Ah[ij];
+      for (let ij = 0; ij < D2; ij++) Abar[ij] += nu * A[o + ij];
     }
     const n = T[D ** 4 - 1];
     const sy = S[D2 - 1];
@@ -231,10 +229,9 @@ export class DirectBnnElbo {
     let r = this.stats.yty - 2 * gamma * sy + n * gamma2;
     for (let h = 0; h < H; h++) {
       const nu = moments[H * D + h];
-      const Ah = A.subarray(h * D2, (h + 1) * D2);
-      const Mh = M.subarray(h * D2, (h + 1) * D2);
+      const o = h * D2;
       let mz = 0;
-      for (let ij = 0; ij < D2; ij++) mz += Mh[ij] * (Abar[ij] - nu * Ah[ij]);
+      for (let ij = 0; ij < D2; ij++) mz += M[o + ij] * (Abar[ij] - nu * A[o + ij]);
       r += -2 * nu * aS[h] + moments[b + H * D + h] * F[h] + nu * mz + 2 * gamma * nu * aG[h];
     }
     let einv = 0;
@@ -269,13 +266,11 @@ export class DirectBnnElbo {
       const u = h * D;
       const nu = moments[H * D + h];
       const nu2 = moments[b + H * D + h];
-      const Ph = P.subarray(h * D2, (h + 1) * D2);
-      const Ah = A.subarray(h * D2, (h + 1) * D2);
-      const Mh = M.subarray(h * D2, (h + 1) * D2);
+      const o = h * D2;
       let mz = 0;
       for (let ij = 0; ij < D2; ij++) {
-        const z = Abar[ij] - nu * Ah[ij];
-        mz += Mh[ij] * z;
+        const z = Abar[ij] - nu * A[o + ij];
+        mz += M[o + ij] * z;
         W[ij] = nu * (2 * z - 2 * S[ij] + 2 * gamma * G[ij]);
       }
       gm[H * D + h] = -2 * aS[h] + 2 * mz + 2 * gamma * aG[h];
@@ -293,7 +288,7 @@ export class DirectBnnElbo {
           bs += B[i * D + j] * sv[u + j];
         }
         const gMu = nu2 * (4 * p[u + i] + 12 * Y[u + i] + 4 * cc3) + 2 * wmu;
-        const gS = nu2 * (6 * Ph[i * D + i] + 6 * bs) + W[i * D + i];
+        const gS = nu2 * (6 * P[o + i * D + i] + 6 * bs) + W[i * D + i];
         const gC3 = 4 * nu2 * cmu;
         const gK4 = nu2 * diag4[i];
         const m1 = moments[u + i];

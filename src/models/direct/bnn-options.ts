@@ -7,6 +7,8 @@ export interface DirectBnnOptions extends DirectGridOptions {
   readonly hidden?: number;
   /** Standard deviation of the seeded noise added to the prior logits of the first warm start, which breaks the hidden units' symmetry (default 1). */
   readonly initScale?: number;
+  /** Entropy temperatures τ > 1 of the annealing stages that precede the exact ELBO in each start (default [8, 4, 2]; []: the paper's L-BFGS alone). */
+  readonly temperatures?: readonly number[];
   /** Starts per fit: the warm start plus restarts − 1 seeded random starts (default 1). */
   readonly restarts?: number;
   /** Seed of the first warm start's noise and of the random starts (default 1). */
@@ -24,6 +26,7 @@ export const DIRECT_BNN_OPTION_DOCS: OptionDocs = {
   noiseSupport: 'noise-variance atoms σ²_k > 0 (default 25 values geometric from 1e-4 to 1e2)',
   noisePriorProbs: 'prior probabilities of the noise atoms (default uniform; normalised)',
   initScale: 'sd of the seeded noise on the prior logits of the first warm start, breaking the hidden units\' symmetry (default 1; 0: q = prior, a saddle)',
+  temperatures: 'entropy temperatures τ > 1 of the deterministic-annealing stages before the exact ELBO, in each start (default [8, 4, 2]; []: L-BFGS on the exact ELBO alone, as the paper)',
   restarts: 'starts per fit: the warm start plus restarts − 1 seeded random starts (default 1)',
   seed: 'seed of the first warm start\'s noise and of the random starts (default 1)',
   maxIter: 'L-BFGS iterations per start (default 1000, the paper\'s cap)',

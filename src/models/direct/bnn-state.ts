@@ -41,6 +41,8 @@ export interface DirectBnnSettings {
   readonly maxIter: number;
   readonly refitEvery: number;
   readonly initScale: number;
+  /** Entropy temperatures τ > 1 of the annealing stages before the exact ELBO (empty: L-BFGS on the exact ELBO alone, as the paper). */
+  readonly temperatures: readonly number[];
 }
 
 /**
