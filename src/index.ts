@@ -17,6 +17,6 @@ export { VbLogitModel, vbLogitFamily, vbLogitArdFamily, type VbLogitOptions, VbL
 export { PgLogitModel, pgLogitFamily, type PgLogitOptions, type PgLogitUpdateMode, type PgLogitPredictor } from './models/pg-logit/index.js';
 export { AdfModel, adfLogitFamily, adfPoissonFamily, adfProbitFamily, type AdfOptions } from './models/adf/index.js';
 export { ViPerModel, viPerFamily, viPerMeanFieldFamily, viGaussHermiteFamily, viMonteCarloFamily, type ViPerOptions, type CovarianceForm, type StreamingMode } from './models/vi-per/index.js';
-export { DirectModel, directFamily, type DirectOptions, DirectLogitModel, directLogitFamily, type DirectLogitOptions, type DirectPosterior, type DirectGrid, type DirectPredictiveMoments, type RffOptions } from './models/direct/index.js';
+export { DirectModel, directFamily, type DirectOptions, DirectLogitModel, directLogitFamily, type DirectLogitOptions, type DirectPosterior, type DirectGrid, type DirectPredictiveMoments, type RffOptions, DirectBnnModel, directBnnFamily, type DirectBnnOptions, type DirectBnnPosterior } from './models/direct/index.js';
 export { SparseGpModel, sparseGpFamily, sparseGpClassifierFamily, sparseGpCountFamily, type SparseGpOptions, type SparseGpLikelihoodName, type SparseGpFitSettings } from './models/sparse-gp/index.js';
 export { GpExactModel, gpExactFamily, type GpExactOptions } from './models/gp-exact/index.js';

@@ -4,7 +4,7 @@ import { closestName } from './core/closest-name.js';
 import { adfLogitFamily, adfPoissonFamily, adfProbitFamily } from './models/adf/index.js';
 import { pgLogitFamily } from './models/pg-logit/index.js';
 import { vbLinearArdFamily, vbLinearFamily } from './models/vb-linear/index.js';
-import { directFamily, directLogitFamily } from './models/direct/index.js';
+import { directBnnFamily, directFamily, directLogitFamily } from './models/direct/index.js';
 import { gpExactFamily } from './models/gp-exact/index.js';
 import { sparseGpClassifierFamily, sparseGpCountFamily, sparseGpFamily } from './models/sparse-gp/index.js';
 import { vbLogitArdFamily, vbLogitFamily, vbLogitOnlineFamily } from './models/vb-logit/index.js';
@@ -27,6 +27,7 @@ export const familyById = {
   'vi-mc': viMonteCarloFamily,
   direct: directFamily,
   'direct-logit': directLogitFamily,
+  'direct-bnn': directBnnFamily,
   'sparse-gp': sparseGpFamily,
   'sparse-gp-classifier': sparseGpClassifierFamily,
   'sparse-gp-count': sparseGpCountFamily,

@@ -3,6 +3,7 @@ import { ConfigError } from '../../src/core/config-error.js';
 import type { FitAdapter } from '../fit-adapter.js';
 import { adfLogitAdapter, adfPoissonAdapter, adfProbitAdapter } from './adf.js';
 import { pgLogitAdapter } from './pg-logit.js';
+import { directBnnAdapter } from './direct-bnn.js';
 import { directLogitAdapter } from './direct-logit.js';
 import { directAdapter } from './direct.js';
 import { gpExactAdapter } from './gp-exact.js';
@@ -29,6 +30,7 @@ export const fitAdapters: ReadonlyMap<string, FitAdapter> = new Map(
     viMonteCarloAdapter,
     directAdapter,
     directLogitAdapter,
+    directBnnAdapter,
     sparseGpAdapter,
     sparseGpClassifierAdapter,
     sparseGpCountAdapter,

@@ -109,3 +109,30 @@ describe('vbstream fit --model direct-logit', () => {
     expect(run.stderr).toMatch(/row 3/);
   });
 });
+
+describe('vbstream fit --model direct-bnn', () => {
+  it('fits the quadratic network, writes the posterior of its b weights and predicts the model\'s exact moments', () => {
+    const rows: number[][] = [];
+    const y: number[] = [];
+    for (let r = 0; r < 60; r++) {
+      const x1 = Math.sin(1.3 * r);
+      const x2 = Math.cos(0.7 * r);
+      rows.push([x1, x2]);
+      y.push(0.9 * (x1 - 0.4 * x2) ** 2 + 0.1 * Math.sin(5 * r));
+    }
+    const train = csv(join(work, 'bnn.csv'), rows, y);
+    const out = join(work, 'bnn.json');
+    const pred = join(work, 'bnn-pred.json');
+    const run = vbstream('fit', '--model', 'direct-bnn', '--input', train, '--out', out, '--predict', train, '--predictions', pred, '--options', JSON.stringify({ hidden: 2, restarts: 2 }));
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const posterior = JSON.parse(readFileSync(out, 'utf8'));
+    expect(posterior.family).toBe('direct-bnn');
+    expect(posterior.dim).toBe(2 * 3 + 2 + 1);
+    expect(posterior.extras.hidden).toBe(2);
+    expect(posterior.extras.startElbos).toHaveLength(2);
+    const predictions = JSON.parse(readFileSync(pred, 'utf8'));
+    expect(predictions.mean).toHaveLength(60);
+    predictions.variance.forEach((v: number, i: number) => expect(v).toBeGreaterThanOrEqual(predictions.varianceF[i]));
+  });
+});

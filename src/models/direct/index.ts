@@ -10,3 +10,7 @@ export { DirectElbo } from './objective.js';
 export { DirectMixtureElbo } from './mixture-objective.js';
 export { QuantizedWeights } from './quantized-weights.js';
 export type { DirectPredictiveMoments } from './predict.js';
+export { DirectBnnModel, directBnnFamily } from './bnn-family.js';
+export type { DirectBnnOptions } from './bnn-options.js';
+export type { DirectBnnPosterior } from './bnn-posterior.js';
+export { DirectBnnElbo } from './bnn-objective.js';
