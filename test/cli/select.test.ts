@@ -57,6 +57,12 @@ describe('vbstream select', () => {
     expect(runVbstream('select', '--input', train, '--candidates', '[{"family"').stderr).toMatch(/--candidates is not valid JSON/);
   });
 
+  it('models says which families offer the bound select ranks by', () => {
+    const listed = JSON.parse(runVbstream('models', 'vb-linear', 'adf-logit', '--json').stdout) as { id: string; evidenceBound: boolean }[];
+    expect(listed.map((f) => [f.id, f.evidenceBound])).toEqual([['vb-linear', true], ['adf-logit', false]]);
+    expect(runVbstream('models', 'direct').stdout).toMatch(/; evidence bound \(vbstream select\) yes\n/);
+  });
+
   it('a fit that fails in its worker names the candidate and the input file (labels vb-logit cannot read)', () => {
     const result = runVbstream('select', '--input', train, '--model', 'vb-logit', '--degrees', '0..1');
     expect(result.code).toBe(1);
