@@ -34,6 +34,22 @@ export const COMMAND_HELP: { readonly [command: string]: CommandHelp } = {
     ],
     example: 'vbstream fit --model vb-logit --input train.csv --out posterior.json --predict test.csv --predictions pred.json',
   },
+  select: {
+    summary: 'rank candidate models (family, options, features) on a CSV file by their variational lower bound on the log evidence',
+    usage: 'vbstream select --input <train.csv> (--candidates <file.json | json> | --model <id> --degrees <lo>..<hi> [--columns a,b] [--options \'<json>\']) [--label <column>] [--workers N] [--json]',
+    options: [
+      ['--input <file>', 'training CSV with a header; every column but the label is a feature'],
+      ['--candidates <file|json>', 'a JSON array of {"name"?, "family", "options"?, "features"?}; features: {"type": "identity"} (default), {"type": "columns", "columns": [...]}, {"type": "polynomial", "degree": k, "columns"?: [...]}, {"type": "rbf", "centres": [[...]], "lengthscale": l, "columns"?: [...]}; columns by index or name'],
+      ['--model <id>', 'instead of --candidates: one polynomial candidate of this family per degree of --degrees'],
+      ['--degrees <lo>..<hi>', 'with --model: the polynomial degrees to compare (bias, x, …, x^k of each column)'],
+      ['--columns <a,b>', 'with --model: the feature columns the polynomial uses. Default: all'],
+      ['--options <json>', 'with --model: the family options of every candidate. Default: {}'],
+      ['--label <column>', 'label column. Default: y'],
+      ['--workers <N>', 'candidates fitted at once, each in its own worker thread. Default: the available cores, at most the candidates'],
+      ['--json', 'print JSON instead of the table'],
+    ],
+    example: 'vbstream select --input train.csv --model vb-linear --degrees 0..9 --columns x',
+  },
   models: {
     summary: 'list every model family: id, task, how it learns a stream, options',
     usage: 'vbstream models [<id>] [--json]',

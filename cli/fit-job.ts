@@ -1,5 +1,5 @@
-import type { ErrorKind, ErrorLocation } from '../src/core/vbstream-error.js';
 import type { FitData } from './fit-adapter.js';
+import type { WorkerFailure } from './worker-failure.js';
 
 /** What `vbstream fit` hands its worker. */
 export interface FitJob {
@@ -12,5 +12,4 @@ export interface FitJob {
 /** What the worker answers: the JSON documents, or the error and the stage (fit or predict) it came from. */
 export type FitJobResult =
   | { readonly ok: true; readonly posterior: string; readonly predictions: string | undefined }
-  | { readonly ok: false; readonly stage: 'fit' | 'predict'; readonly error: { readonly kind: ErrorKind; readonly reason: string; readonly location: ErrorLocation; readonly retriable: boolean } }
-  | { readonly ok: false; readonly stage: 'fit' | 'predict'; readonly message: string };
+  | ({ readonly ok: false; readonly stage: 'fit' | 'predict' } & WorkerFailure);

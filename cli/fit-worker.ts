@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { VbstreamError } from '../src/core/vbstream-error.js';
 import { getFitAdapter } from './adapters/index.js';
 import type { FitJob, FitJobResult } from './fit-job.js';
+import { workerFailureOf } from './worker-failure.js';
 
 /** The worker side of `vbstream fit`: fits, predicts, and posts the JSON documents (or the typed error, with where it happened) back. */
 const job = workerData as FitJob;
@@ -13,8 +13,6 @@ try {
   const predictions = job.test === undefined ? undefined : JSON.stringify(outcome.predict(job.test.x, job.test.n));
   result = { ok: true, posterior: JSON.stringify(outcome.posterior), predictions };
 } catch (error) {
-  result = error instanceof VbstreamError
-    ? { ok: false, stage, error: { kind: error.kind, reason: error.reason, location: error.location, retriable: error.retriable } }
-    : { ok: false, stage, message: error instanceof Error ? error.stack ?? error.message : String(error) };
+  result = { ok: false, stage, ...workerFailureOf(error) };
 }
 parentPort?.postMessage(result);

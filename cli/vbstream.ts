@@ -10,12 +10,14 @@ import { kafkaCombineCommand } from './commands/kafka-combine.js';
 import { kafkaProduceCommand } from './commands/kafka-produce.js';
 import { modelsCommand } from './commands/models.js';
 import { runCommand } from './commands/run.js';
+import { selectCommand } from './commands/select.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 const COMMANDS: { readonly [command: string]: (argv: string[]) => number | Promise<number> } = {
   run: runCommand,
   fit: fitCommand,
+  select: selectCommand,
   models: (argv) => modelsCommand(argv),
   'kafka:produce': kafkaProduceCommand,
   'kafka:combine': kafkaCombineCommand,

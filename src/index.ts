@@ -20,3 +20,11 @@ export { ViPerModel, viPerFamily, viPerMeanFieldFamily, viGaussHermiteFamily, vi
 export { DirectModel, directFamily, type DirectOptions, DirectLogitModel, directLogitFamily, type DirectLogitOptions, type DirectPosterior, type DirectGrid, type DirectPredictiveMoments, type RffOptions, DirectBnnModel, directBnnFamily, type DirectBnnOptions, type DirectBnnPosterior } from './models/direct/index.js';
 export { SparseGpModel, sparseGpFamily, sparseGpClassifierFamily, sparseGpCountFamily, type SparseGpOptions, type SparseGpLikelihoodName, type SparseGpFitSettings } from './models/sparse-gp/index.js';
 export { GpExactModel, gpExactFamily, type GpExactOptions } from './models/gp-exact/index.js';
+export type { FeatureTransform } from './selection/feature-transform.js';
+export type { ModelCandidate } from './selection/model-candidate.js';
+export type { CheckedCandidate } from './selection/checked-candidate.js';
+export { checkCandidates } from './selection/check-candidates.js';
+export { transformFeatures } from './selection/transform-features.js';
+export { candidateBound, type CandidateBound } from './selection/candidate-bound.js';
+export { rankByBound, type RankedCandidate } from './selection/rank-by-bound.js';
+export { selectByBound } from './selection/select-by-bound.js';

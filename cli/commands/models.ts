@@ -8,14 +8,15 @@ function optionLines(docs: OptionDocs, indent: string): string[] {
 
 /**
  * `vbstream models`: every registered family (or one) with its task, what one update does and what
- * merge/forget mean (its streaming semantics), its traits and every option with its default.
+ * merge/forget mean (its streaming semantics), its traits, whether it offers a bound on the evidence
+ * (what `vbstream select` ranks by) and every option with its default.
  */
 export function modelsCommand(argv: string[], out: NodeJS.WritableStream = process.stdout): number {
   const { values, positionals } = parseArgs({ args: argv, strict: true, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
   const ids = positionals.length === 0 ? [...families.keys()] : positionals.map((id) => getFamily(id).id);
   const listed = ids.map((id) => {
     const family = getFamily(id);
-    return { id, task: family.task, summary: family.summary, semantics: family.semantics, traits: family.traits, options: family.options };
+    return { id, task: family.task, summary: family.summary, semantics: family.semantics, traits: family.traits, evidenceBound: family.evidenceBound, options: family.options };
   });
   if (values.json) {
     out.write(`${JSON.stringify(listed, null, 2)}\n`);
@@ -24,7 +25,7 @@ export function modelsCommand(argv: string[], out: NodeJS.WritableStream = proce
   for (const family of listed) {
     const { batching, merge, forget, weights } = family.traits;
     out.write(`${family.id} (${family.task})\n  ${family.summary}\n  streaming: ${family.semantics}\n`);
-    out.write(`  batching ${batching}; merge ${merge}; forget ${forget ? 'yes' : 'no'}; record weights ${weights ? 'yes' : 'no'}\n`);
+    out.write(`  batching ${batching}; merge ${merge}; forget ${forget ? 'yes' : 'no'}; record weights ${weights ? 'yes' : 'no'}; evidence bound (vbstream select) ${family.evidenceBound ? 'yes' : 'no'}\n`);
     const options = optionLines(family.options, '    ');
     out.write(options.length === 0 ? '  options: none\n\n' : `  options:\n${options.join('\n')}\n\n`);
   }

@@ -49,6 +49,7 @@ export function defineFamily<Options extends object, State extends FamilyState, 
     task: definition.task,
     traits: familyTraitsOf(definition),
     options: definition.options,
+    evidenceBound: definition.evidenceBound !== undefined,
     create(dim: number, options?: Options): Model {
       checkOptionKeys(id, options, definition.options);
       return new Model(definition, definition.create(optionChecks.dimension(dim), options ?? ({} as Options)));

@@ -70,6 +70,13 @@ export interface FamilyDefinition<Options extends object, State extends FamilySt
     refuse?(state: State): string | undefined;
     apply(into: State, other: State, workspace: Workspace): void;
   };
+  /**
+   * The variational lower bound on the log evidence ln p(y | X) of the data absorbed, at the current
+   * q (with all its constants, so that models of different features compare): present only where the
+   * family's objective is such a bound. It bounds the evidence of one batch fit of the data (Drugowitsch
+   * §2.6.4, §3.6.3); after streamed updates it is the bound of the streamed posterior.
+   */
+  evidenceBound?(state: State, workspace: Workspace): number;
   /** Power prior: old evidence scaled by `factor` in (0, 1) toward the prior. */
   forget?(state: State, factor: number, workspace: Workspace): void;
   /** Whether the state is usable after a step (default: every float array in it is finite). */

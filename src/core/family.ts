@@ -13,6 +13,8 @@ export interface Family<Options extends object = object, Model extends OnlineMod
   readonly semantics: string;
   readonly task: Task;
   readonly traits: FamilyTraits;
+  /** Whether its models offer `evidenceBound()`, a lower bound on the log evidence (what model selection by the bound compares). */
+  readonly evidenceBound: boolean;
   /** Every option with a one-line description (defaults included). */
   readonly options: OptionDocs;
   /** A model of `dim` input features with no data; an unknown option key or a bad value throws `ConfigError`. */

@@ -33,6 +33,8 @@ export class ModelShell<Options extends object = object, State extends FamilySta
   readonly merge?: (other: OnlineModel) => void;
   /** Present where the family offers a power prior. */
   readonly forget?: (factor: number) => void;
+  /** Present where the family's objective is a lower bound on the log evidence (see {@link FamilyDefinition.evidenceBound}). */
+  readonly evidenceBound?: () => number;
   protected readonly workspace: Workspace;
   private backup: State | undefined;
   private readonly layout: StateLayout;
@@ -45,6 +47,7 @@ export class ModelShell<Options extends object = object, State extends FamilySta
     this.layout = StateLayout.of(state);
     if (definition.merge !== undefined) this.merge = (other) => this.mergeFrom(other);
     if (definition.forget !== undefined) this.forget = (factor) => this.forgetBy(factor);
+    if (definition.evidenceBound !== undefined) this.evidenceBound = () => definition.evidenceBound!(this.state, this.workspace);
   }
 
   get family(): string {

@@ -59,6 +59,11 @@ export interface OnlineModel {
    * is additive). Throws a typed error, leaving this model untouched, when the two do not fit.
    */
   merge?(other: OnlineModel): void;
+  /**
+   * The variational lower bound on the log evidence ln p(y | X) of the data absorbed (present where
+   * the family's objective is one): comparing it across models selects among them (Drugowitsch §2.6.4).
+   */
+  evidenceBound?(): number;
   /** Exponential forgetting toward the prior, `factor` in (0, 1]; 1 is the identity. */
   forget?(factor: number): void;
 }

@@ -131,6 +131,18 @@ describe.each(ids)('%s conforms to the model contract', (id) => {
     expectSameState(restored.snapshot(), model.snapshot());
   });
 
+  check('evidence-bound', 'evidenceBound is offered exactly where the family says so; where it is, it is finite, pure and restored bit for bit', () => {
+    const model = trained(id);
+    expect(model.evidenceBound !== undefined).toBe(getFamily(id).evidenceBound);
+    if (model.evidenceBound === undefined) return;
+    const before = model.snapshot();
+    const bound = model.evidenceBound();
+    expect(Number.isFinite(bound)).toBe(true);
+    expect(model.evidenceBound()).toBe(bound);
+    expectSameState(model.snapshot(), before);
+    expect(getFamily(id).restore(decodeSnapshot(encodeSnapshot(before)).snapshot).evidenceBound!()).toBe(bound);
+  });
+
   check('restore-checks', 'restore refuses another family, a newer layout and a bad dimension', () => {
     const snapshot = trained(id).snapshot();
     const other = ids.find((o) => o !== id) as string;

@@ -96,6 +96,8 @@ export const directFamily: Family<DirectOptions, DirectModel> = defineFamily({
     return new GaussianPredictive(m.mean, m.variance);
   },
   sample: (state, workspace, rng, out = new Float64Array(state.grid.b)) => drawMixtureCodes(directPosterior(state, workspace).components, state.grid, rng).decode(out),
+  /** The ELBO of Theorem 1 (eq. 8) with every constant (for a mixture, the Theorem-3 lower bound of it), at the fitted q. */
+  evidenceBound: (state, workspace) => directPosterior(state, workspace).elbo,
   posteriorMean: (state, workspace) => directPosterior(state, workspace).mean.slice(),
   posteriorSummary(state, workspace) {
     const p = directPosterior(state, workspace);

@@ -8,6 +8,8 @@ export type { DirectPosterior } from './posterior.js';
 export type { DirectGrid } from './state.js';
 export { DirectElbo } from './objective.js';
 export { DirectMixtureElbo } from './mixture-objective.js';
+export { MixtureEntropyBound } from './mixture-entropy-bound.js';
+export { DirectLogitMixtureBound } from './logit-mixture-bound.js';
 export { QuantizedWeights } from './quantized-weights.js';
 export type { DirectPredictiveMoments } from './predict.js';
 export { DirectBnnModel, directBnnFamily } from './bnn-family.js';

@@ -17,6 +17,8 @@ export class DirectLogisticBound {
   readonly logQ: Float64Array;
   /** Σ_i bound_i (unscaled) at the last evaluation. */
   expectedLogLikelihoodBound = 0;
+  /** Σ_i ω_i E_q[exp(−c_i φ_iᵀw)] at the last evaluation. */
+  termSum = 0;
   private readonly gq: Float64Array;
   private readonly rowLogTerms: Float64Array;
   private readonly shifted: Float64Array;
@@ -30,15 +32,18 @@ export class DirectLogisticBound {
     this.shifted = new Float64Array(grid.mbar);
   }
 
-  /** log term_i for the row `phi[offset .. offset+b)` with signed label `c`, from q at the last evaluation. */
-  logTerm(phi: Float64Array, offset: number, c: number): number {
+  /**
+   * log term_i for the row `phi[offset .. offset+b)` with signed label `c`, from q at the last
+   * evaluation, or from the factorised q whose logs are `logQ[at .. at + b·m̄)` (a mixture's component).
+   */
+  logTerm(phi: Float64Array, offset: number, c: number, logQ: Float64Array = this.logQ, at = 0): number {
     const { b, mbar, support } = this.grid;
     let total = 0;
     for (let j = 0; j < b; j++) {
       const x = -c * phi[offset + j];
       let max = -Infinity;
       for (let m = 0; m < mbar; m++) {
-        const v = this.logQ[j * mbar + m] + x * support[j * mbar + m];
+        const v = logQ[at + j * mbar + m] + x * support[j * mbar + m];
         this.shifted[m] = v;
         if (v > max) max = v;
       }
@@ -52,34 +57,47 @@ export class DirectLogisticBound {
   }
 
   /**
-   * The ELBO bound at `logits` (b×m̄) for n rows of features `phi` (row-major n×b) with signed labels
-   * `signs` (±1) and optional record weights, the likelihood scaled by `scale`; writes ∂/∂logits
-   * into `gradient` when given.
+   * Σ_i bound_i = −Σ_i ω_i E_q[exp(−c_i φ_iᵀw)] under the factorised q whose logs are `logQ[at .. at + b·m̄)`
+   * (also kept in `expectedLogLikelihoodBound`, and Σ_i ω_i E_q[exp(−c_i φ_iᵀw)] in `termSum`); with `gq`,
+   * writes q_jm·∂/∂q_jm of it into `gq[at .. at + b·m̄)`.
    */
-  evaluate(logits: Float64Array, phi: Float64Array, signs: Float64Array, n: number, scale: number, gradient?: Float64Array, weights?: Float64Array): number {
-    const { b, mbar, support, logPrior } = this.grid;
-    const { q, logQ, gq } = this;
-    softmaxRows(logits, 0, b, mbar, q, logQ);
-    if (gradient !== undefined) gq.fill(0);
+  expectedLikelihood(logQ: Float64Array, at: number, phi: Float64Array, signs: Float64Array, n: number, weights?: Float64Array, gq?: Float64Array): number {
+    const { b, mbar, support } = this.grid;
+    if (gq !== undefined) gq.fill(0, at, at + this.size);
     let likelihood = 0;
     let termSum = 0;
     for (let i = 0; i < n; i++) {
       const c = signs[i];
-      const logTerm = this.logTerm(phi, i * b, c);
+      const logTerm = this.logTerm(phi, i * b, c, logQ, at);
       const term = (weights === undefined ? 1 : weights[i]) * Math.exp(logTerm);
       likelihood -= term;
       termSum += term;
-      if (gradient === undefined) continue;
+      if (gq === undefined) continue;
       for (let j = 0; j < b; j++) {
         const x = -c * phi[i * b + j];
         const lse = this.rowLogTerms[j];
         for (let m = 0; m < mbar; m++) {
           const k = j * mbar + m;
-          gq[k] -= term * Math.exp(logQ[k] + x * support[k] - lse);
+          gq[at + k] -= term * Math.exp(logQ[at + k] + x * support[k] - lse);
         }
       }
     }
     this.expectedLogLikelihoodBound = likelihood;
+    this.termSum = termSum;
+    return likelihood;
+  }
+
+  /**
+   * The ELBO bound at `logits` (b×m̄) for n rows of features `phi` (row-major n×b) with signed labels
+   * `signs` (±1) and optional record weights, the likelihood scaled by `scale`; writes ∂/∂logits
+   * into `gradient` when given.
+   */
+  evaluate(logits: Float64Array, phi: Float64Array, signs: Float64Array, n: number, scale: number, gradient?: Float64Array, weights?: Float64Array): number {
+    const { b, mbar, logPrior } = this.grid;
+    const { q, logQ, gq } = this;
+    softmaxRows(logits, 0, b, mbar, q, logQ);
+    const likelihood = this.expectedLikelihood(logQ, 0, phi, signs, n, weights, gradient === undefined ? undefined : gq);
+    const termSum = this.termSum;
     let kl = 0;
     for (let k = 0; k < this.size; k++) kl += q[k] * (logPrior[k] - logQ[k]);
     if (gradient !== undefined) {

@@ -11,6 +11,14 @@ export interface DirectLogitOptions extends Omit<DirectGridOptions, 'noiseSuppor
   readonly stepsPerBatch?: number;
   /** N in the minibatch scale N/|batch| (default 0: the records seen so far, this batch included). */
   readonly dataSize?: number;
+  /**
+   * Components r of a mixture variational family q(w) = Σ_k π_k Π_j q_kj(w_j) (default 1: mean field).
+   * With r > 1 the Adam steps act on the mixture bound (Theorem 2's likelihood bound per component,
+   * Theorem 3's entropy bound), from r seeded perturbations of the prior, equal π, the Taylor centre at the prior.
+   */
+  readonly components?: number;
+  /** Seed of the perturbations that start the mixture components (default 1). */
+  readonly seed?: number;
   /** A feature map applied to each record (records then carry raw inputs x), or an existing model's map. */
   readonly features?: RffOptions | RandomFourierFeatures;
 }
@@ -21,5 +29,7 @@ export const DIRECT_LOGIT_OPTION_DOCS: OptionDocs = {
   learningRate: 'Adam step size on the logits (default 0.05)',
   stepsPerBatch: 'Adam steps per update (default 1)',
   dataSize: 'N in the minibatch scale N/|batch| (default 0: the records seen so far, this batch included)',
+  components: 'mixture components r of q(w) (default 1: mean field; r > 1: Adam on the Theorem-2/Theorem-3 mixture bound)',
+  seed: 'seed of the perturbations that start the mixture components (default 1)',
   features: FEATURES_OPTION_DOCS,
 };

@@ -1,5 +1,6 @@
 import type { Rng } from '../../rng/rng.js';
 import { completeGram } from './complete-gram.js';
+import { MixtureEntropyBound } from './mixture-entropy-bound.js';
 import { softmaxRows } from './softmax-rows.js';
 import type { DirectGrid, DirectStatistics } from './state.js';
 
@@ -23,7 +24,8 @@ const HALF_LOG_2PI = 0.5 * Math.log(2 * Math.PI);
  * The gradient is the bound's exact gradient, or, given an `rng`, the exact gradient of every exact
  * term plus the unbiased REINFORCE estimate of the true entropy's gradient of eq. (11),
  * ∇H = −E_q[(log q(w) + 1) ∇log q(w)], from `samples` draws (the Taylor centre then keeps the bound's
- * gradient, so the reported bound stays as tight as it can).
+ * gradient, so the reported bound stays as tight as it can). The entropy parts are the shared
+ * {@link MixtureEntropyBound}.
  */
 export class DirectMixtureElbo {
   readonly size: number;
@@ -31,13 +33,11 @@ export class DirectMixtureElbo {
   readonly mixtureOffset: number;
   readonly centreOffset: number;
   readonly noiseOffset: number;
-  /** Component marginals q_kj (r·b×m̄), π, a (b×m̄) and q_σ at the last evaluation. */
+  /** Component marginals q_kj (r·b×m̄), π and q_σ at the last evaluation. */
   readonly q: Float64Array;
   readonly logQ: Float64Array;
   readonly weights: Float64Array;
   readonly logWeights: Float64Array;
-  readonly centre: Float64Array;
-  readonly logCentre: Float64Array;
   readonly noiseQ: Float64Array;
   readonly logNoiseQ: Float64Array;
   /** Per-component E[w] and Var(w_j) (r×b) at the last evaluation. */
@@ -45,22 +45,15 @@ export class DirectMixtureElbo {
   readonly variances: Float64Array;
   expectedInverseNoise = 0;
   expectedNoise = 0;
-  /** The Theorem-3 entropy bound at the last evaluation. */
-  entropyBound = 0;
+  /** The Theorem-3 entropy bound (its value and centre a at the last evaluation). */
+  readonly entropy: MixtureEntropyBound;
   private readonly secondMoments: Float64Array;
   private readonly gramMeans: Float64Array;
   private readonly residuals: Float64Array;
   private readonly priorTerms: Float64Array;
-  private readonly centreTerms: Float64Array;
-  private readonly overlaps: Float64Array;
-  private readonly logOverlap: Float64Array;
   private readonly probGradient: Float64Array;
-  private readonly centreGradient: Float64Array;
   private readonly weightGradient: Float64Array;
   private readonly noiseGradient: Float64Array;
-  private readonly drawn: Int32Array;
-  private readonly sampleLog: Float64Array;
-  private readonly scale: Float64Array;
 
   /** Number of parameters for r components on `grid`: r·b·m̄ + r + b·m̄ + K. */
   static sizeFor(grid: Pick<DirectGrid, 'b' | 'mbar' | 'K'>, components: number): number {
@@ -78,8 +71,7 @@ export class DirectMixtureElbo {
     this.logQ = new Float64Array(r * b * mbar);
     this.weights = new Float64Array(r);
     this.logWeights = new Float64Array(r);
-    this.centre = new Float64Array(b * mbar);
-    this.logCentre = new Float64Array(b * mbar);
+    this.entropy = new MixtureEntropyBound(b, mbar, r);
     this.noiseQ = new Float64Array(K);
     this.logNoiseQ = new Float64Array(K);
     this.means = new Float64Array(r * b);
@@ -88,16 +80,14 @@ export class DirectMixtureElbo {
     this.gramMeans = new Float64Array(r * b);
     this.residuals = new Float64Array(r);
     this.priorTerms = new Float64Array(r);
-    this.centreTerms = new Float64Array(r);
-    this.overlaps = new Float64Array(r * r);
-    this.logOverlap = new Float64Array(r * r * b);
     this.probGradient = new Float64Array(r * b * mbar);
-    this.centreGradient = new Float64Array(b * mbar);
     this.weightGradient = new Float64Array(r);
     this.noiseGradient = new Float64Array(K);
-    this.drawn = new Int32Array(b);
-    this.sampleLog = new Float64Array(r);
-    this.scale = new Float64Array(r);
+  }
+
+  /** The Theorem-3 entropy bound at the last evaluation. */
+  get entropyBound(): number {
+    return this.entropy.value;
   }
 
   /**
@@ -109,17 +99,14 @@ export class DirectMixtureElbo {
     completeGram(this.stats);
     const { gram, phiTy, yty, n } = this.stats;
     const r = this.components;
-    const { q, logQ, weights, logWeights, centre, logCentre, noiseQ, logNoiseQ, means, variances, secondMoments, gramMeans, residuals, priorTerms, centreTerms, overlaps, logOverlap } = this;
+    const { q, logQ, weights, logWeights, noiseQ, logNoiseQ, means, variances, secondMoments, gramMeans, residuals, priorTerms } = this;
     softmaxRows(params, 0, r * b, mbar, q, logQ);
     softmaxRows(params, this.mixtureOffset, 1, r, weights, logWeights);
-    softmaxRows(params, this.centreOffset, b, mbar, centre, logCentre);
     softmaxRows(params, this.noiseOffset, 1, K, noiseQ, logNoiseQ);
     let expectedResidual = 0;
     let expectedPrior = 0;
-    let expectedCentre = 0;
     for (let k = 0; k < r; k++) {
       let prior = 0;
-      let cross = 0;
       for (let j = 0; j < b; j++) {
         const row = (k * b + j) * mbar;
         let s = 0;
@@ -130,7 +117,6 @@ export class DirectMixtureElbo {
           s += p * w;
           s2 += p * w * w;
           prior += p * logPrior[j * mbar + m];
-          cross += p * logCentre[j * mbar + m];
         }
         means[k * b + j] = s;
         secondMoments[k * b + j] = s2;
@@ -148,32 +134,10 @@ export class DirectMixtureElbo {
       }
       residuals[k] = res;
       priorTerms[k] = prior;
-      centreTerms[k] = cross;
       expectedResidual += weights[k] * res;
       expectedPrior += weights[k] * prior;
-      expectedCentre += weights[k] * cross;
     }
-    let quadratic = 0;
-    for (let k = 0; k < r; k++) {
-      for (let l = k; l < r; l++) {
-        let logProduct = 0;
-        for (let j = 0; j < b; j++) {
-          let overlap = 0;
-          const rowK = (k * b + j) * mbar;
-          const rowL = (l * b + j) * mbar;
-          for (let m = 0; m < mbar; m++) overlap += (q[rowK + m] * q[rowL + m]) / centre[j * mbar + m];
-          const lo = Math.log(overlap);
-          logOverlap[(k * r + l) * b + j] = lo;
-          logOverlap[(l * r + k) * b + j] = lo;
-          logProduct += lo;
-        }
-        const e = Math.exp(logProduct);
-        overlaps[k * r + l] = e;
-        overlaps[l * r + k] = e;
-        quadratic += (k === l ? 1 : 2) * weights[k] * weights[l] * e;
-      }
-    }
-    this.entropyBound = 1 - expectedCentre - quadratic;
+    const entropyBound = this.entropy.evaluate(q, weights, params, this.centreOffset);
     let einv = 0;
     let enoise = 0;
     let elog = 0;
@@ -186,7 +150,7 @@ export class DirectMixtureElbo {
     }
     this.expectedInverseNoise = einv;
     this.expectedNoise = enoise;
-    const value = -n * (0.5 * elog + HALF_LOG_2PI) - 0.5 * einv * expectedResidual + expectedPrior + this.entropyBound + klNoise;
+    const value = -n * (0.5 * elog + HALF_LOG_2PI) - 0.5 * einv * expectedResidual + expectedPrior + entropyBound + klNoise;
     if (gradient !== undefined) this.gradient(gradient, expectedResidual, rng, samples);
     return value;
   }
@@ -195,18 +159,13 @@ export class DirectMixtureElbo {
     const { b, mbar, K, support, logPrior, noiseSupport, logNoisePrior } = this.grid;
     const { gram, phiTy, n } = this.stats;
     const r = this.components;
-    const { q, weights, centre, logCentre, noiseQ, logNoiseQ, means, gramMeans, residuals, priorTerms, centreTerms, overlaps, logOverlap, probGradient, centreGradient, weightGradient, noiseGradient } = this;
+    const { q, weights, noiseQ, logNoiseQ, means, gramMeans, residuals, priorTerms, probGradient, weightGradient, noiseGradient, entropy } = this;
     const einv = this.expectedInverseNoise;
     const boundEntropy = rng === undefined;
-    centreGradient.fill(0);
     for (let k = 0; k < r; k++) {
       const pk = weights[k];
-      let wg = -0.5 * einv * residuals[k] + priorTerms[k];
-      if (boundEntropy) {
-        wg -= centreTerms[k];
-        for (let l = 0; l < r; l++) wg -= 2 * weights[l] * overlaps[k * r + l];
-      }
-      weightGradient[k] = wg;
+      const wg = -0.5 * einv * residuals[k] + priorTerms[k];
+      weightGradient[k] = boundEntropy ? entropy.subtractWeightGradient(k, weights, wg) : wg;
       for (let j = 0; j < b; j++) {
         const gjj = gram[j * b + j];
         const dRds = 2 * (gramMeans[k * b + j] - gjj * means[k * b + j] - phiTy[j]);
@@ -215,17 +174,9 @@ export class DirectMixtureElbo {
           const i = j * mbar + m;
           const w = support[i];
           let g = pk * (-0.5 * einv * (w * dRds + gjj * w * w) + logPrior[i]);
-          let entropyTerm = 0;
-          let centreTerm = 0;
-          for (let l = 0; l < r; l++) {
-            const e = overlaps[k * r + l];
-            const factor = e === 0 ? 0 : (weights[l] * Math.exp(Math.log(e) - logOverlap[(k * r + l) * b + j])) / centre[i];
-            entropyTerm += factor * q[(l * b + j) * mbar + m];
-            if (l >= k) centreTerm += (l === k ? 1 : 2) * factor * q[(l * b + j) * mbar + m] * q[row + m] / centre[i];
-          }
-          if (boundEntropy) g -= pk * (logCentre[i] + 2 * entropyTerm);
+          const entropyGradient = entropy.componentGradient(q, weights, k, j, m);
+          if (boundEntropy) g -= pk * entropyGradient;
           probGradient[row + m] = g;
-          centreGradient[i] += pk * (centreTerm - q[row + m] / centre[i]);
         }
       }
     }
@@ -237,11 +188,7 @@ export class DirectMixtureElbo {
     let avg = 0;
     for (let k = 0; k < r; k++) avg += weights[k] * weightGradient[k];
     for (let k = 0; k < r; k++) gradient[this.mixtureOffset + k] = weights[k] * (weightGradient[k] - avg);
-    for (let j = 0; j < b; j++) {
-      let a = 0;
-      for (let m = 0; m < mbar; m++) a += centre[j * mbar + m] * centreGradient[j * mbar + m];
-      for (let m = 0; m < mbar; m++) gradient[this.centreOffset + j * mbar + m] = centre[j * mbar + m] * (centreGradient[j * mbar + m] - a);
-    }
+    entropy.centreLogitGradient(gradient, this.centreOffset);
     avg = 0;
     for (let k = 0; k < K; k++) {
       noiseGradient[k] = -0.5 * n * Math.log(noiseSupport[k]) - expectedResidual / (2 * noiseSupport[k]) + logNoisePrior[k] - logNoiseQ[k];
@@ -251,54 +198,8 @@ export class DirectMixtureElbo {
     if (rng !== undefined) this.addEntropyGradient(gradient, rng, samples);
   }
 
-  /**
-   * Adds to `gradient` (component and mixture logits) the eq. (11) estimate of ∇H(q) from `samples`
-   * draws w ~ q: −(1/t) Σ_i (log q(w_i) + 1) ∇log q(w_i), with ∂log q(w)/∂θ_kjm = ρ_k(w)(1[w_j = m] − q_kjm)
-   * and ∂log q(w)/∂β_k = ρ_k(w) − π_k (ρ: the components' responsibilities for w). Unbiased; O(t·r·b)
-   * plus the draws. Uses q and π of the last `evaluate`.
-   */
+  /** Adds the eq. (11) estimate of ∇H(q) from `samples` draws to `gradient` (component and mixture logits), at q and π of the last `evaluate`. */
   addEntropyGradient(gradient: Float64Array, rng: Rng, samples: number): void {
-    const { b, mbar } = this.grid;
-    const r = this.components;
-    const { q, logQ, weights, logWeights, drawn, sampleLog, scale } = this;
-    scale.fill(0);
-    const step = -1 / samples;
-    for (let t = 0; t < samples; t++) {
-      let u = rng.nextDouble();
-      let c = r - 1;
-      for (let k = 0; k < r - 1; k++) { u -= weights[k]; if (u < 0) { c = k; break; } }
-      for (let j = 0; j < b; j++) {
-        const row = (c * b + j) * mbar;
-        let v = rng.nextDouble();
-        let code = mbar - 1;
-        for (let m = 0; m < mbar - 1; m++) { v -= q[row + m]; if (v < 0) { code = m; break; } }
-        drawn[j] = code;
-      }
-      let max = -Infinity;
-      for (let k = 0; k < r; k++) {
-        let l = logWeights[k];
-        for (let j = 0; j < b; j++) l += logQ[(k * b + j) * mbar + drawn[j]];
-        sampleLog[k] = l;
-        if (l > max) max = l;
-      }
-      let total = 0;
-      for (let k = 0; k < r; k++) total += Math.exp(sampleLog[k] - max);
-      const logDensity = max + Math.log(total);
-      const coefficient = step * (logDensity + 1);
-      for (let k = 0; k < r; k++) {
-        const rho = Math.exp(sampleLog[k] - logDensity);
-        const c2 = coefficient * rho;
-        if (c2 === 0) continue;
-        scale[k] += c2;
-        for (let j = 0; j < b; j++) gradient[(k * b + j) * mbar + drawn[j]] += c2;
-        gradient[this.mixtureOffset + k] += c2;
-      }
-      for (let k = 0; k < r; k++) gradient[this.mixtureOffset + k] -= coefficient * weights[k];
-    }
-    for (let k = 0; k < r; k++) {
-      const sk = scale[k];
-      if (sk === 0) continue;
-      for (let i = k * b * mbar; i < (k + 1) * b * mbar; i++) gradient[i] -= sk * q[i];
-    }
+    this.entropy.addEntropyGradient(this.q, this.logQ, this.weights, this.logWeights, gradient, this.mixtureOffset, rng, samples);
   }
 }

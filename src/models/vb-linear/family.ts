@@ -89,6 +89,8 @@ function definition(id: 'vb-linear' | 'vb-linear-ard', ard: boolean, summary: st
       for (let i = 0; i < d; i++) out[i] = posterior.w[i] + scale * (out[i] - posterior.w[i]);
       return out;
     },
+    /** L(Q) of eq. (22) (eq. 33 with ARD) with all constants, at the current q. */
+    evidenceBound: (state, workspace) => vbLinearPosterior(state, workspace).L,
     posteriorMean: (state) => state.w.slice(),
     posteriorSummary(state, workspace) {
       const { w, V, logDetV, an, bn, pruned } = vbLinearPosterior(state, workspace);

@@ -51,6 +51,8 @@ function definition(id: 'vb-logit' | 'vb-logit-ard', ard: boolean, options: Opti
     step: vbLogitStep,
     predict: (state, workspace, x, offset) => predictVbLogitRow(state.posterior, state.dim, x, offset, state, workspace.vx, workspace.row),
     sample: (state, workspace, rng, out) => workspace.sampler.sample(state.posterior, rng, out),
+    /** L̃(Q, ξ) of eq. (47) (closed form eq. 61) with all constants, at the last update's q and ξ. */
+    evidenceBound: (state) => state.bound,
     posteriorMean: (state) => state.posterior.w.slice(),
     posteriorSummary: (state) => gaussianSummary(state.posterior, state.dim, state.records),
     codec: vbLogitCodec(id),
