@@ -72,7 +72,7 @@ describe('model selection by the variational bound (Drugowitsch §2.6.4, §3.6.3
   it('refuses, before fitting, families whose objective is no bound on the evidence, and bad candidates (ConfigError)', () => {
     const data = paperPolynomialData('classification', 1);
     const bounded = [...families.values()].filter((f) => f.evidenceBound).map((f) => f.id);
-    expect(bounded).toEqual(['vb-linear', 'vb-linear-ard', 'vb-logit', 'vb-logit-ard', 'direct']);
+    expect(bounded).toEqual(['vb-linear', 'vb-linear-ard', 'vb-logit', 'vb-logit-ard', 'direct', 'direct-bnn']);
     expect(() => selectByBound([{ family: 'adf-logit' }], data)).toThrow(ConfigError);
     expect(() => selectByBound([{ family: 'adf-logit' }], data)).toThrow(/adf-logit has no variational lower bound on the evidence.*vb-logit/);
     expect(() => selectByBound([], data)).toThrow(/at least one candidate/);

@@ -101,6 +101,8 @@ export const directBnnFamily: Family<DirectBnnOptions, DirectBnnModel> = defineF
     return new GaussianPredictive(m.mean, m.variance);
   },
   sample: (state, workspace, rng, out = new Float64Array(state.grid.b)) => sampleCodes(state, workspace, rng).decode(out),
+  /** The exact mean-field ELBO (eq. 12 with eq. 34–39) with every constant, at the fitted q. */
+  evidenceBound: (state, workspace) => directBnnPosterior(state, workspace).elbo,
   posteriorMean: (state, workspace) => directBnnPosterior(state, workspace).mean.slice(),
   posteriorSummary(state, workspace) {
     const p = directBnnPosterior(state, workspace);
