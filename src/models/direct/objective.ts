@@ -1,4 +1,5 @@
 import type { DirectGrid, DirectStatistics } from './state.js';
+import { gemv } from '../../linalg/gemv.js';
 import { completeGram } from './complete-gram.js';
 import { softmaxRows } from './softmax-rows.js';
 
@@ -71,14 +72,11 @@ export class DirectElbo {
       secondMoment[j] = s2;
       variance[j] = Math.max(0, s2 - s * s);
     }
+    gemv(gram, b, b, mean, gramMean);
     let r = yty;
     for (let j = 0; j < b; j++) {
-      let gs = 0;
-      const row = j * b;
-      for (let k = 0; k < b; k++) gs += gram[row + k] * mean[k];
-      gramMean[j] = gs;
-      const gjj = gram[row + j];
-      r += -2 * mean[j] * phiTy[j] + mean[j] * gs - gjj * mean[j] * mean[j] + gjj * secondMoment[j];
+      const gjj = gram[j * b + j];
+      r += -2 * mean[j] * phiTy[j] + mean[j] * gramMean[j] - gjj * mean[j] * mean[j] + gjj * secondMoment[j];
     }
     let einv = 0;
     let enoise = 0;
