@@ -56,17 +56,26 @@ export class DirectElbo {
     completeGram(this.stats);
     const { gram, phiTy, yty, n } = this.stats;
     const { q, logQ, noiseQ, logNoiseQ, mean, variance, secondMoment, gramMean } = this;
-    softmaxRows(logits, 0, b, mbar, q, logQ);
     softmaxRows(logits, b * mbar, 1, K, noiseQ, logNoiseQ);
     let klWeights = 0;
     for (let j = 0; j < b; j++) {
+      const base = j * mbar;
+      let max = -Infinity;
+      for (let m = 0; m < mbar; m++) max = Math.max(max, logits[base + m]);
+      let total = 0;
+      for (let m = 0; m < mbar; m++) total += Math.exp(logits[base + m] - max);
+      const logTotal = Math.log(total);
       let s = 0;
       let s2 = 0;
       for (let m = 0; m < mbar; m++) {
-        const i = j * mbar + m;
-        s += q[i] * support[i];
-        s2 += q[i] * support[i] * support[i];
-        klWeights += q[i] * (logPrior[i] - logQ[i]);
+        const i = base + m;
+        const l = logits[i] - max - logTotal;
+        const p = Math.exp(l);
+        logQ[i] = l;
+        q[i] = p;
+        s += p * support[i];
+        s2 += p * support[i] * support[i];
+        klWeights += p * (logPrior[i] - l);
       }
       mean[j] = s;
       secondMoment[j] = s2;
