@@ -27,6 +27,20 @@ export function medianMs(work: () => void, repeats = 5): number {
   return times[Math.floor(times.length / 2)];
 }
 
+/** Median CPU time (user + system) in ms of `repeats` calls of `work` (after one warm-up call): the figure to trust on a shared machine. */
+export function medianCpuMs(work: () => void, repeats = 5): number {
+  work();
+  const times: number[] = [];
+  for (let i = 0; i < repeats; i++) {
+    const start = process.cpuUsage();
+    work();
+    const used = process.cpuUsage(start);
+    times.push((used.user + used.system) / 1000);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
+}
+
 /** Formats a number with thousands separators. */
 export function formatCount(value: number): string {
   return Math.round(value).toLocaleString('en-US');

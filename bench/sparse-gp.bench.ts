@@ -5,7 +5,7 @@ import { parseNumericCsv } from '../connectors/file/parse-numeric-csv.js';
 import { sparseGpClassifierFamily, sparseGpFamily, type SparseGpModel } from '../src/models/sparse-gp/family.js';
 import type { SparseGpOptions } from '../src/models/sparse-gp/options.js';
 import { Rng } from '../src/rng/rng.js';
-import { medianMs } from './measure.js';
+import { medianCpuMs, medianMs } from './measure.js';
 
 /**
  * Sparse-GP benchmarks (printed, never asserted): the cost of one minibatch step at B = 1,000, M = 100,
@@ -29,7 +29,7 @@ function stepTiming(): void {
   const rng = Rng.fromSeed(1);
   const x = Float64Array.from({ length: B * d }, () => rng.normal());
   const y = Float64Array.from({ length: B }, (_, i) => Math.sin(x[i * d]) + 0.1 * rng.normal());
-  console.log('one minibatch step, B = 1,000, M = 100, d = 8 (median of 7, ms):');
+  console.log('one minibatch step, B = 1,000, M = 100, d = 8 (median of 7, ms wall and ms CPU; the target ≤ 20 ms is for the CPU figure with everything learned):');
   const variants: [string, SparseGpOptions][] = [
     ['ELBO, whitened, q(u) only (kernel, noise, Z fixed)', { fixed: ['kernel', 'noise', 'Z'] }],
     ['ELBO, whitened, everything learned (RBF-ARD, Z)', { kernel: { type: 'rbf-ard' } }],
@@ -38,7 +38,9 @@ function stepTiming(): void {
   for (const [label, options] of variants) {
     const model = sparseGpFamily.create(d, { M: 100, dataSize: 10 * B, ...options });
     model.fit(x, y, B, { maxIterations: 1 });
-    console.log(`  ${label}: ${medianMs(() => model.update({ x, y, n: B, d }), 7).toFixed(1)} ms`);
+    const wall = medianMs(() => model.update({ x, y, n: B, d }), 7);
+    const cpu = medianCpuMs(() => model.update({ x, y, n: B, d }), 7);
+    console.log(`  ${label}: ${wall.toFixed(1)} ms wall, ${cpu.toFixed(1)} ms CPU`);
   }
 }
 

@@ -1,4 +1,5 @@
 import type { ObjectiveFunction } from './objective-function.js';
+import { dot } from '../linalg/dot.js';
 import { wolfeLineSearch } from './wolfe-line-search.js';
 
 /** Options of {@link minimizeLbfgs}. */
@@ -25,6 +26,20 @@ export interface LbfgsResult {
 }
 
 /**
+ * One fused pass of the two-loop recursion: y ← (y + alpha·x)·scale element by element, returning
+ * Σᵢ z_i·y_i of the updated y (in order, as the separate axpy, scaling and dot would).
+ */
+function axpyScaleDot(alpha: number, x: Float64Array, y: Float64Array, scale: number, z: Float64Array, n: number): number {
+  let sum = 0;
+  for (let i = 0; i < n; i++) {
+    const v = (y[i] + alpha * x[i]) * scale;
+    y[i] = v;
+    sum += z[i] * v;
+  }
+  return sum;
+}
+
+/**
  * Limited-memory BFGS minimisation (Nocedal & Wright, Algorithm 7.4 two-loop recursion, 7.5) with a
  * strong-Wolfe line search; the first step is scaled to unit length. Works in place on flat
  * arrays; `x0` is not modified. Stops on the relative objective change, the gradient norm, the
@@ -42,6 +57,8 @@ export function minimizeLbfgs(fn: ObjectiveFunction, x0: Float64Array, options: 
   const alpha = new Float64Array(m);
   let stored = 0;
   let head = 0;
+  /** sᵀy / yᵀy of the newest pair: the scaling of the initial inverse Hessian (eq. 7.20). */
+  let gamma = 1;
   let x = x0.slice();
   let g = new Float64Array(n);
   let f = fn(x, g);
@@ -49,35 +66,34 @@ export function minimizeLbfgs(fn: ObjectiveFunction, x0: Float64Array, options: 
   let xNext = new Float64Array(n);
   let gNext = new Float64Array(n);
   const direction = new Float64Array(n);
-  const maxAbs = (v: Float64Array): number => v.reduce((acc, e) => Math.max(acc, Math.abs(e)), 0);
+  const maxAbs = (v: Float64Array): number => {
+    let largest = 0;
+    for (let i = 0; i < v.length; i++) largest = Math.max(largest, Math.abs(v[i]));
+    return largest;
+  };
   if (!Number.isFinite(f)) return { x, value: f, gradient: g, iterations: 0, evaluations, converged: false, reason: 'line-search' };
   if (maxAbs(g) <= gradTol) return { x, value: f, gradient: g, iterations: 0, evaluations, converged: true, reason: 'gradient' };
   for (let iteration = 1; iteration <= maxIterations; iteration++) {
     for (let i = 0; i < n; i++) direction[i] = -g[i];
-    for (let k = 0; k < stored; k++) {
-      const j = (head - 1 - k + m) % m;
-      let dotSq = 0;
-      for (let i = 0; i < n; i++) dotSq += s[j][i] * direction[i];
-      alpha[j] = rho[j] * dotSq;
-      for (let i = 0; i < n; i++) direction[i] -= alpha[j] * yv[j][i];
+    let slope: number;
+    if (stored === 0) {
+      slope = dot(g, direction, n);
+    } else {
+      let j = (head - 1 + m) % m;
+      alpha[j] = rho[j] * dot(s[j], direction, n);
+      for (let k = 1; k < stored; k++) {
+        const next = (head - 1 - k + m) % m;
+        alpha[next] = rho[next] * axpyScaleDot(-alpha[j], yv[j], direction, 1, s[next], n);
+        j = next;
+      }
+      let dotY = axpyScaleDot(-alpha[j], yv[j], direction, gamma, yv[j], n);
+      for (let k = stored - 1; k > 0; k--) {
+        const next = (head - k + m) % m;
+        dotY = axpyScaleDot(alpha[j] - rho[j] * dotY, s[j], direction, 1, yv[next], n);
+        j = next;
+      }
+      slope = axpyScaleDot(alpha[j] - rho[j] * dotY, s[j], direction, 1, g, n);
     }
-    if (stored > 0) {
-      const j = (head - 1 + m) % m;
-      let sy = 0;
-      let yy = 0;
-      for (let i = 0; i < n; i++) { sy += s[j][i] * yv[j][i]; yy += yv[j][i] * yv[j][i]; }
-      const gamma = sy / yy;
-      for (let i = 0; i < n; i++) direction[i] *= gamma;
-    }
-    for (let k = stored - 1; k >= 0; k--) {
-      const j = (head - 1 - k + m) % m;
-      let dotY = 0;
-      for (let i = 0; i < n; i++) dotY += yv[j][i] * direction[i];
-      const beta = rho[j] * dotY;
-      for (let i = 0; i < n; i++) direction[i] += (alpha[j] - beta) * s[j][i];
-    }
-    let slope = 0;
-    for (let i = 0; i < n; i++) slope += g[i] * direction[i];
     if (!(slope < 0)) {
       stored = 0;
       for (let i = 0; i < n; i++) direction[i] = -g[i];
@@ -88,14 +104,21 @@ export function minimizeLbfgs(fn: ObjectiveFunction, x0: Float64Array, options: 
     const search = wolfeLineSearch(fn, x, f, slope, direction, xNext, gNext, initialStep);
     evaluations += search.evaluations;
     if (!search.ok && !(search.value < f)) return { x, value: f, gradient: g, iterations: iteration, evaluations, converged: false, reason: 'line-search' };
+    const sHead = s[head];
+    const yHead = yv[head];
     let sy = 0;
+    let yy = 0;
     for (let i = 0; i < n; i++) {
-      s[head][i] = xNext[i] - x[i];
-      yv[head][i] = gNext[i] - g[i];
-      sy += s[head][i] * yv[head][i];
+      const si = xNext[i] - x[i];
+      const yi = gNext[i] - g[i];
+      sHead[i] = si;
+      yHead[i] = yi;
+      sy += si * yi;
+      yy += yi * yi;
     }
     if (sy > 1e-300) {
       rho[head] = 1 / sy;
+      gamma = sy / yy;
       head = (head + 1) % m;
       stored = Math.min(stored + 1, m);
     }

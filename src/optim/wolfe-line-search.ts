@@ -1,3 +1,5 @@
+import { axpy } from '../linalg/axpy.js';
+import { dot } from '../linalg/dot.js';
 import type { ObjectiveFunction } from './objective-function.js';
 
 /** Result of {@link wolfeLineSearch}: the accepted step, f and the evaluations spent. */
@@ -27,12 +29,11 @@ export function wolfeLineSearch(fn: ObjectiveFunction, x0: Float64Array, f0: num
   const n = x0.length;
   let evaluations = 0;
   const evaluate = (step: number): { f: number; slope: number } => {
-    for (let i = 0; i < n; i++) x[i] = x0[i] + step * direction[i];
+    x.set(x0);
+    axpy(step, direction, x, n);
     const f = fn(x, gradient);
     evaluations++;
-    let slope = 0;
-    for (let i = 0; i < n; i++) slope += gradient[i] * direction[i];
-    return { f, slope };
+    return { f, slope: dot(gradient, direction, n) };
   };
   let bestStep = 0;
   let bestValue = f0;

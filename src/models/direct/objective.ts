@@ -1,4 +1,5 @@
 import type { DirectGrid, DirectStatistics } from './state.js';
+import { gemv } from '../../linalg/gemv.js';
 import { completeGram } from './complete-gram.js';
 import { softmaxRows } from './softmax-rows.js';
 
@@ -55,30 +56,36 @@ export class DirectElbo {
     completeGram(this.stats);
     const { gram, phiTy, yty, n } = this.stats;
     const { q, logQ, noiseQ, logNoiseQ, mean, variance, secondMoment, gramMean } = this;
-    softmaxRows(logits, 0, b, mbar, q, logQ);
     softmaxRows(logits, b * mbar, 1, K, noiseQ, logNoiseQ);
     let klWeights = 0;
     for (let j = 0; j < b; j++) {
+      const base = j * mbar;
+      let max = -Infinity;
+      for (let m = 0; m < mbar; m++) max = Math.max(max, logits[base + m]);
+      let total = 0;
+      for (let m = 0; m < mbar; m++) total += Math.exp(logits[base + m] - max);
+      const logTotal = Math.log(total);
       let s = 0;
       let s2 = 0;
       for (let m = 0; m < mbar; m++) {
-        const i = j * mbar + m;
-        s += q[i] * support[i];
-        s2 += q[i] * support[i] * support[i];
-        klWeights += q[i] * (logPrior[i] - logQ[i]);
+        const i = base + m;
+        const l = logits[i] - max - logTotal;
+        const p = Math.exp(l);
+        logQ[i] = l;
+        q[i] = p;
+        s += p * support[i];
+        s2 += p * support[i] * support[i];
+        klWeights += p * (logPrior[i] - l);
       }
       mean[j] = s;
       secondMoment[j] = s2;
       variance[j] = Math.max(0, s2 - s * s);
     }
+    gemv(gram, b, b, mean, gramMean);
     let r = yty;
     for (let j = 0; j < b; j++) {
-      let gs = 0;
-      const row = j * b;
-      for (let k = 0; k < b; k++) gs += gram[row + k] * mean[k];
-      gramMean[j] = gs;
-      const gjj = gram[row + j];
-      r += -2 * mean[j] * phiTy[j] + mean[j] * gs - gjj * mean[j] * mean[j] + gjj * secondMoment[j];
+      const gjj = gram[j * b + j];
+      r += -2 * mean[j] * phiTy[j] + mean[j] * gramMean[j] - gjj * mean[j] * mean[j] + gjj * secondMoment[j];
     }
     let einv = 0;
     let enoise = 0;

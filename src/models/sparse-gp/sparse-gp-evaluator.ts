@@ -76,7 +76,7 @@ export class SparseGpEvaluator {
     const value = scale * data + p.beta * reg;
     if (gradient === undefined) return value;
     const { gmu, gv } = this;
-    q.backward(gmu, gv, n, regulariser.covariance);
+    q.backward(gmu, gv, n, regulariser.covariance, hyper);
     regulariser.addGradient(q, p.beta);
     if (hyper) {
       q.hyperBackward(gmu, n);
