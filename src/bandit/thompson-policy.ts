@@ -44,7 +44,7 @@ export interface ThompsonPolicyOptions {
   readonly armFeatures?: readonly ArrayLike<number>[];
   /** Live models to decide with instead of fresh ones: one per arm (disjoint) or one of width φ (shared, hybrid). */
   readonly models?: readonly OnlineModel[];
-  /** Extra joint posterior draws for the Monte Carlo propensity (default 100). */
+  /** Extra joint posterior draws for the Monte Carlo propensity (default 100); unused where the propensity is by quadrature. */
   readonly propensityDraws?: number;
   /**
    * Scale s of every draw about the posterior mean, θ = μ + s·(θ̃ − μ): s² scales the posterior
@@ -105,6 +105,9 @@ export class ThompsonPolicy implements BanditPolicy {
   private readonly argmax: NormalArgmaxProbability;
   /** Score means m_a at the current context. */
   private readonly scoreMeans: Float64Array;
+  /** Gamma shape and rate of each model's τ at the current context (shape Infinity: τ ≡ 1). */
+  private readonly precisionShapes: Float64Array;
+  private readonly precisionRates: Float64Array;
   /** Disjoint: s·√(xᵀΣ_a x), the score sd given τ_a = 1. */
   private readonly scoreSds: Float64Array;
   /** Shared and hybrid: the K×K score covariance s²·ΦΣΦᵀ (lower triangle) and its Cholesky factor. */
@@ -153,6 +156,8 @@ export class ThompsonPolicy implements BanditPolicy {
     this.argmax = new NormalArgmaxProbability(this.arms);
     this.scoreMeans = new Float64Array(this.arms);
     this.scoreSds = new Float64Array(this.arms);
+    this.precisionShapes = new Float64Array(this.arms);
+    this.precisionRates = new Float64Array(this.arms);
     const shared = layout !== 'disjoint' && this.views !== undefined;
     this.scoreCovariance = new Float64Array(shared ? this.arms * this.arms : 0);
     this.scoreFactor = new Float64Array(shared ? this.arms * this.arms : 0);
@@ -257,6 +262,8 @@ export class ThompsonPolicy implements BanditPolicy {
     if (this.features.layout === 'disjoint') {
       for (let a = 0; a < k; a++) {
         const view = views[a];
+        this.precisionShapes[a] = view.precisionShape;
+        this.precisionRates[a] = view.precisionRate;
         this.scoreMeans[a] = dot(view.mean, context, this.dim);
         this.scoreSds[a] = s * Math.sqrt(Math.max(0, symmetricQuadraticForm(view.covariance, this.dim, context)));
       }
@@ -264,6 +271,8 @@ export class ThompsonPolicy implements BanditPolicy {
     }
     const width = this.features.width;
     const { mean, covariance } = views[0];
+    this.precisionShapes[0] = views[0].precisionShape;
+    this.precisionRates[0] = views[0].precisionRate;
     const phi = this.phi;
     const sigmaPhi = this.covariancePhi;
     for (let a = 0; a < k; a++) {
@@ -277,21 +286,20 @@ export class ThompsonPolicy implements BanditPolicy {
 
   /** One joint draw of the K scores from {@link scoreMoments}' distribution into `scores`; returns the best arm (ties to the first). */
   private drawScores(scores: Float64Array): number {
-    const views = this.views!;
     const k = this.arms;
+    const shapes = this.precisionShapes;
+    const rates = this.precisionRates;
     let best = 0;
     if (this.features.layout === 'disjoint') {
       for (let a = 0; a < k; a++) {
-        const view = views[a];
         const z = this.rng.normal();
-        const scale = view.precisionShape === Infinity ? 1 : 1 / Math.sqrt(this.rng.gamma(view.precisionShape, view.precisionRate));
+        const scale = shapes[a] === Infinity ? 1 : 1 / Math.sqrt(this.rng.gamma(shapes[a], rates[a]));
         scores[a] = this.scoreMeans[a] + scale * this.scoreSds[a] * z;
         if (scores[a] > scores[best]) best = a;
       }
       return best;
     }
-    const view = views[0];
-    const scale = view.precisionShape === Infinity ? 1 : 1 / Math.sqrt(this.rng.gamma(view.precisionShape, view.precisionRate));
+    const scale = shapes[0] === Infinity ? 1 : 1 / Math.sqrt(this.rng.gamma(shapes[0], rates[0]));
     const z = this.normals;
     const factor = this.scoreFactor;
     for (let a = 0; a < k; a++) {
