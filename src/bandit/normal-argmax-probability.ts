@@ -4,7 +4,7 @@ import { gaussLegendre } from '../special/gauss-legendre.js';
 /** Half-width of the integration range in sds of the arm: the normal's mass beyond it is < 1e-16. */
 const RANGE = 8.3;
 /** Panel breakpoints in sds about each arm's mean: between two, every factor of the integrand is smooth on the panel's scale. */
-const BREAKS = [-6, -3, 0, 3, 6];
+const BREAKS = Float64Array.of(-6, -3, 0, 3, 6);
 /** Gauss–Legendre nodes per panel. */
 const NODES = 8;
 
@@ -58,8 +58,8 @@ export class NormalArgmaxProbability {
     for (let i = -1; i < others; i++) {
       const b = i < 0 ? arm : active[i];
       if (sds[b] === 0) continue;
-      for (const c of BREAKS) {
-        const t = means[b] + c * sds[b];
+      for (let j = 0; j < BREAKS.length; j++) {
+        const t = means[b] + BREAKS[j] * sds[b];
         if (t > lo && t < hi) breaks[count++] = t;
       }
     }

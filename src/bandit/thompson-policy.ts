@@ -25,6 +25,7 @@ const FAMILY = 'bandit/thompson';
 const VERSION = 1;
 /** Floor of a quadrature propensity: the chosen arm was drawn, so its probability is positive, and IPS weights stay finite. */
 const MIN_PROPENSITY = 1e-12;
+const SCORE_COVARIANCE = { what: 'score covariance ΦΣΦᵀ' };
 
 /** Options of {@link ThompsonPolicy}. */
 export interface ThompsonPolicyOptions {
@@ -67,9 +68,10 @@ export interface ThompsonPolicyOptions {
  * Score draws. Where the family's posterior is Gaussian in the weights given a precision scale τ
  * (vb-logit-online: τ ≡ 1; vb-linear(-ard): τ ~ Gam(a_N, b_N); see {@link LinearScorePosterior}),
  * only the scores θ·φ(x, a) matter and they are drawn directly, with the same distribution as
- * through d-dimensional θ: disjoint, K independent 1-D draws m_a + s·√(xᵀΣ_a x / τ_a)·z_a; shared and
- * hybrid, one K-dimensional draw m + s·L·z/√τ, L the Cholesky factor of the K×K score covariance
- * Φ Σ Φᵀ. Other families draw θ with `sample`.
+ * through d-dimensional θ: disjoint, K independent 1-D draws — m_a + s·√(xᵀΣ_a x)·z_a with z_a normal,
+ * or with z_a·√(b_N/a_N) a Student-t of 2a_N degrees of freedom (τ_a integrated out; Bailey's polar
+ * draw); shared and hybrid, one K-dimensional draw m + s·L·z/√τ, L the Cholesky factor of the K×K
+ * score covariance Φ Σ Φᵀ. Other families draw θ with `sample`.
  *
  * Propensity P(a | x). Disjoint arms with Gaussian posteriors (the binary default): the scores are
  * independent normals, and P(a | x) = ∫ φ_a(t) Π_{b≠a} Φ_b(t) dt is computed by quadrature
@@ -105,10 +107,10 @@ export class ThompsonPolicy implements BanditPolicy {
   private readonly argmax: NormalArgmaxProbability;
   /** Score means m_a at the current context. */
   private readonly scoreMeans: Float64Array;
-  /** Gamma shape and rate of each model's τ at the current context (shape Infinity: τ ≡ 1). */
+  /** Gamma shape and rate of each model's τ (shape Infinity: τ ≡ 1); the rate is kept for the shared model only. */
   private readonly precisionShapes: Float64Array;
   private readonly precisionRates: Float64Array;
-  /** Disjoint: s·√(xᵀΣ_a x), the score sd given τ_a = 1. */
+  /** Disjoint: the scale of each arm's score (see {@link scoreMoments}). */
   private readonly scoreSds: Float64Array;
   /** Shared and hybrid: the K×K score covariance s²·ΦΣΦᵀ (lower triangle) and its Cholesky factor. */
   private readonly scoreCovariance: Float64Array;
@@ -252,8 +254,10 @@ export class ThompsonPolicy implements BanditPolicy {
   }
 
   /**
-   * The score distribution at the context: means m_a = μ·φ(x, a), and the sds s·√(xᵀΣ_a x) (disjoint)
-   * or the Cholesky factor of the score covariance s²·ΦΣΦᵀ (shared, hybrid); O(K·w²).
+   * The score distribution at the context: means m_a = μ·φ(x, a), and (disjoint) the scale of each
+   * score — s·√(xᵀΣ_a x) for a normal, s·√(xᵀΣ_a x·b_a/a_a) for the Student-t with 2a_a degrees of
+   * freedom that a Gam(a_a, b_a) precision makes of it — or (shared, hybrid) the Cholesky factor of
+   * the score covariance s²·ΦΣΦᵀ given τ; O(K·w²).
    */
   private scoreMoments(context: Float64Array): void {
     const views = this.views!;
@@ -262,10 +266,11 @@ export class ThompsonPolicy implements BanditPolicy {
     if (this.features.layout === 'disjoint') {
       for (let a = 0; a < k; a++) {
         const view = views[a];
-        this.precisionShapes[a] = view.precisionShape;
-        this.precisionRates[a] = view.precisionRate;
+        const shape = view.precisionShape;
+        this.precisionShapes[a] = shape;
         this.scoreMeans[a] = dot(view.mean, context, this.dim);
-        this.scoreSds[a] = s * Math.sqrt(Math.max(0, symmetricQuadraticForm(view.covariance, this.dim, context)));
+        const variance = Math.max(0, symmetricQuadraticForm(view.covariance, this.dim, context));
+        this.scoreSds[a] = s * Math.sqrt(shape === Infinity ? variance : (variance * view.precisionRate) / shape);
       }
       return;
     }
@@ -281,7 +286,7 @@ export class ThompsonPolicy implements BanditPolicy {
       symmetricGemv(covariance, width, phi, sigmaPhi, a * width);
       for (let b = 0; b <= a; b++) this.scoreCovariance[a * k + b] = s * s * dot(sigmaPhi, phi, width, 0, b * width);
     }
-    cholesky(this.scoreCovariance, k, this.scoreFactor, { what: 'score covariance' });
+    cholesky(this.scoreCovariance, k, this.scoreFactor, SCORE_COVARIANCE);
   }
 
   /** One joint draw of the K scores from {@link scoreMoments}' distribution into `scores`; returns the best arm (ties to the first). */
@@ -292,9 +297,8 @@ export class ThompsonPolicy implements BanditPolicy {
     let best = 0;
     if (this.features.layout === 'disjoint') {
       for (let a = 0; a < k; a++) {
-        const z = this.rng.normal();
-        const scale = shapes[a] === Infinity ? 1 : 1 / Math.sqrt(this.rng.gamma(shapes[a], rates[a]));
-        scores[a] = this.scoreMeans[a] + scale * this.scoreSds[a] * z;
+        const z = shapes[a] === Infinity ? this.rng.normal() : this.rng.studentT(2 * shapes[a]);
+        scores[a] = this.scoreMeans[a] + this.scoreSds[a] * z;
         if (scores[a] > scores[best]) best = a;
       }
       return best;
