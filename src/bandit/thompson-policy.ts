@@ -175,25 +175,29 @@ export class ThompsonPolicy implements BanditPolicy {
   decide(context: Float64Array): BanditDecision {
     checkContext(context, this.dim);
     const scores = new Float64Array(this.arms);
-    const decisionId = `${this.idPrefix}-${++this.count}`;
     if (this.views === undefined) {
       this.writeFeatures(context);
       const arm = this.draw(scores);
       this.wins.fill(0);
       this.wins[arm] = 1;
       this.countWins(this.propensityDraws, this.drawn);
-      return { decisionId, context: context.slice(), arm, propensity: this.wins[arm] / (1 + this.propensityDraws), propensityMethod: 'monte-carlo', scores };
+      return { decisionId: this.nextDecisionId(), context: context.slice(), arm, propensity: this.wins[arm] / (1 + this.propensityDraws), propensityMethod: 'monte-carlo', scores };
     }
     this.scoreMoments(context);
     const arm = this.drawScores(scores);
     if (this.quadrature) {
       const propensity = Math.max(MIN_PROPENSITY, this.argmax.probability(this.scoreMeans, this.scoreSds, arm));
-      return { decisionId, context: context.slice(), arm, propensity, propensityMethod: 'quadrature', scores };
+      return { decisionId: this.nextDecisionId(), context: context.slice(), arm, propensity, propensityMethod: 'quadrature', scores };
     }
     this.wins.fill(0);
     this.wins[arm] = 1;
     for (let s = 0; s < this.propensityDraws; s++) this.wins[this.drawScores(this.drawn)]++;
-    return { decisionId, context: context.slice(), arm, propensity: this.wins[arm] / (1 + this.propensityDraws), propensityMethod: 'monte-carlo', scores };
+    return { decisionId: this.nextDecisionId(), context: context.slice(), arm, propensity: this.wins[arm] / (1 + this.propensityDraws), propensityMethod: 'monte-carlo', scores };
+  }
+
+  /** Counts a decision and returns its id. */
+  private nextDecisionId(): string {
+    return `${this.idPrefix}-${++this.count}`;
   }
 
   /**
