@@ -50,8 +50,9 @@ export interface ThompsonPolicyOptions {
   /**
    * Scale s of every draw about the posterior mean, θ = μ + s·(θ̃ − μ): s² scales the posterior
    * covariance (Chapelle & Li 2011, §4). Default 0.5: with K = 5 arms and d = 10 features, plain
-   * draws (s = 1) explore more than the rewards repay (regret 92 vs 66 at s = 0.5 and 71 for LinUCB
-   * over T = 2000 logistic steps, 5 seeds); 1 is plain Thompson sampling.
+   * draws (s = 1) explore more than the rewards repay (regret 93 vs 66 at s = 0.5 and 71 for LinUCB
+   * over T = 2000 logistic steps, 5 seeds); 1 is plain Thompson sampling. Not lower: s = 0.25 runs
+   * away on some seeds of Gaussian rewards (docs/guide.md, "Thompson against LinUCB").
    */
   readonly exploration?: number;
   /** Forgetting factor γ ∈ (0, 1] applied to every model before each reward is learned (default 1: none). */
