@@ -76,7 +76,7 @@ export interface ThompsonPolicyOptions {
  *
  * Propensity P(a | x). Disjoint arms with Gaussian posteriors (the binary default): the scores are
  * independent normals, and P(a | x) = ∫ φ_a(t) Π_{b≠a} Φ_b(t) dt is computed by quadrature
- * (`propensityMethod: 'quadrature'`, error ≲ 1e-9, floored at 1e-12; see {@link NormalArgmaxProbability}).
+ * (`propensityMethod: 'quadrature'`, error ≲ 1e-8, floored at 1e-12; see {@link NormalArgmaxProbability}).
  * Otherwise by seeded Monte Carlo (`'monte-carlo'`): `propensityDraws` (S) further joint draws,
  * counting how often each arm wins, with the decision's own draw counted as one win of the chosen
  * arm: p̂ = (1 + wins)/(1 + S). It is never 0 (so IPS weights stay finite), its bias is
