@@ -13,10 +13,11 @@ const NODES = 8;
  * ∫ φ((t − m_a)/σ_a)/σ_a · Π_{b≠a} Φ((t − m_b)/σ_b) dt, a 1-D integral computed by composite
  * Gauss–Legendre quadrature (8 nodes a panel) over t ∈ [m_a − 8.3σ_a, m_a + 8.3σ_a], cut below
  * where another arm's Φ falls under 1e-16, with panel breaks at m_b + {0, ±3, ±6}σ_b of every arm
- * that falls inside (an arm whose cdf is 1 to 1e-16 over the range is left out) — so each panel sees every factor on at most 3 of its sds, and a narrow arm
- * is resolved however wide the others are. Absolute error ≲ 1e-8 (tested against a finer rule
- * and a 200k-draw Monte Carlo). A zero σ is a point mass (a step for the other arms). O(K²) cdf
- * evaluations at most; scratch is kept, no allocation per call.
+ * that falls inside (an arm whose Φ is 1 to 1e-16 over the range is left out), so each panel sees
+ * every factor over at most 3 of its sds and a narrow arm is resolved however wide the others are.
+ * Absolute error ≲ 1e-8 (tested against a finer rule and a 200k-draw Monte Carlo). A zero σ is a
+ * point mass (a step for the other arms). At most (5K + 1)·8 nodes of K − 1 cdfs each, far fewer
+ * once the arms are apart; scratch is kept, no allocation per call.
  */
 export class NormalArgmaxProbability {
   private readonly breaks: Float64Array;
