@@ -10,15 +10,20 @@ import { formatCount } from './measure.js';
  * The simulated bandits of issue 17: K = 5 arms, d = 10 features (a bias and 9 N(0, 1)),
  * θ_a ~ N(0, I), T = 20,000 steps, logistic (reward 1 with probability σ(θ_aᵀx)) and Gaussian
  * (θ_aᵀx + N(0, 1)) rewards, seeds 1–5. Pseudo-regret mean ± sd over the seeds and decisions +
- * updates per second for Thompson sampling (the vbstream/bandit defaults of each reward kind: 100
- * propensity draws per decision included; and with 1 draw, to show what the propensity costs), LinUCB (α = 1) and ε-greedy (ε = 0.1); MABWiser LinTS
- * and LinUCB (α = 1, λ = 1) run in bench/python/bandit.py on the same contexts and rewards when
- * python3 and mabwiser are there. `node dist/bench/bandit.bench.js [steps]`.
+ * updates per second for Thompson sampling with the vbstream/bandit defaults of each reward kind —
+ * the propensity included: by quadrature for the binary default (vb-logit-online arms, Gaussian
+ * posteriors), by 100 Monte Carlo score draws for the real one (vb-linear arms, Student-t scores);
+ * and with 1 draw, to show what the Monte Carlo propensity costs — LinUCB (α = 1) and ε-greedy
+ * (ε = 0.1); MABWiser LinTS and LinUCB (α = 1, λ = 1) run in bench/python/bandit.py on the same
+ * contexts and rewards when python3 and mabwiser are there. Thompson and LinUCB are then run again on
+ * seeds 6–10, a check that the comparison is not one of the first five seeds.
+ * `node dist/bench/bandit.bench.js [steps]`.
  */
 const K = 5;
 const D = 10;
 const T = Number(process.argv[2] ?? 20_000);
 const SEEDS = [1, 2, 3, 4, 5];
+const CHECK_SEEDS = [6, 7, 8, 9, 10];
 const KINDS = ['logistic', 'gaussian'] as const;
 type Kind = (typeof KINDS)[number];
 
@@ -95,6 +100,17 @@ function pythonRuns(): string[] {
   }
 }
 
+const check = new Map<string, number[]>();
+for (const kind of KINDS) {
+  for (const seed of CHECK_SEEDS) {
+    for (const [name, make] of policies.filter(([n]) => n === 'thompson (defaults)' || n === 'LinUCB (alpha 1)')) {
+      const regrets = check.get(`${kind}\t${name}`) ?? [];
+      regrets.push(simulateBandit(make(kind, seed), { arms: K, dim: D, seed, rewards: kind }, T).cumulative[T - 1]);
+      check.set(`${kind}\t${name}`, regrets);
+    }
+  }
+}
+
 const messages = pythonRuns();
 const stats = (values: number[]): { mean: number; sd: number } => {
   const mean = values.reduce((s, v) => s + v, 0) / values.length;
@@ -117,5 +133,16 @@ for (const kind of KINDS) {
     const speed = (r: Result): number => [...r.perSecond].sort((a, b) => a - b)[Math.floor(r.perSecond.length / 2)];
     process.stdout.write(`  thompson vs ${peer}: regret ratio ${(stats(thompson.regret).mean / stats(other.regret).mean).toFixed(2)}, speed ratio ${(speed(thompson) / speed(other)).toFixed(2)}×\n`);
   }
+}
+process.stdout.write(`\ncheck on seeds ${CHECK_SEEDS.join(', ')}: pseudo-regret mean ± sd (sd/mean)\n`);
+for (const kind of KINDS) {
+  const line = (name: string): { mean: number; text: string } => {
+    const regrets = check.get(`${kind}\t${name}`)!;
+    const { mean, sd } = stats(regrets);
+    return { mean, text: `${name} ${mean.toFixed(1)} ± ${sd.toFixed(1)} (${((100 * sd) / mean).toFixed(0)}%) [${regrets.map((v) => v.toFixed(0)).join(' ')}]` };
+  };
+  const thompson = line('thompson (defaults)');
+  const linUcb = line('LinUCB (alpha 1)');
+  process.stdout.write(`  ${kind.padEnd(9)} ${thompson.text}; ${linUcb.text}; ratio ${(thompson.mean / linUcb.mean).toFixed(2)}\n`);
 }
 for (const message of messages) process.stdout.write(`${message}\n`);

@@ -11,7 +11,7 @@ import type { ThompsonDecision } from './thompson-decision.js';
 export interface ThompsonOptions {
   /** Seed of the policy's generator; each subscription starts from it, so decisions replay. */
   readonly seed: number;
-  /** Joint posterior draws behind each decision's Monte Carlo propensity (default 100, see `ThompsonPolicy`). */
+  /** Joint posterior draws behind each decision's propensity where it is Monte Carlo (default 100; vb-logit-online arms get it by quadrature; see `ThompsonPolicy`). */
   readonly propensityDraws?: number;
   /** Scale of the draws about the posterior mean (`ThompsonPolicy`'s `exploration`); default 1: the posteriors as they are. */
   readonly exploration?: number;
@@ -22,7 +22,7 @@ export interface ThompsonOptions {
 /**
  * Thompson sampling over arms whose rewards follow a linear-predictor family, as a `map` over a
  * `ThompsonPolicy` (vbstream/bandit) of the live arm models, made afresh for each subscription: for
- * each context x, θ is drawn from every arm's current posterior and the largest θ·x wins (ties go to
+ * each context x, θ·x is drawn from every arm's current posterior and the largest wins (ties go to
  * the first). Whatever updates the models between contexts is seen. A context that cannot be scored
  * goes to `badRecords`; errors and completion pass through.
  */

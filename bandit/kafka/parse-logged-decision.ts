@@ -13,7 +13,7 @@ export function parseLoggedDecision(body: unknown, arms: number, dim: number): L
   if (typeof d.propensity !== 'number' || !(d.propensity > 0 && d.propensity <= 1)) throw new InputError('propensity must be in (0, 1]', { field: 'propensity', value: d.propensity });
   if (typeof d.decidedAt !== 'number' || !Number.isFinite(d.decidedAt)) throw new InputError('decidedAt must be a time in ms', { field: 'decidedAt', value: d.decidedAt });
   return {
-    decisionId: d.decisionId, arm: d.arm, propensity: d.propensity, propensityMethod: d.propensityMethod === 'exact' ? 'exact' : 'monte-carlo',
+    decisionId: d.decisionId, arm: d.arm, propensity: d.propensity, propensityMethod: d.propensityMethod === 'exact' || d.propensityMethod === 'quadrature' ? d.propensityMethod : 'monte-carlo',
     scores: isNumberArray(d.scores) ? d.scores : [], context: d.context, decidedAt: d.decidedAt,
     instance: typeof d.instance === 'string' ? d.instance : '', policyRewards: typeof d.policyRewards === 'number' ? d.policyRewards : 0,
   };

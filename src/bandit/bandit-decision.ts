@@ -1,5 +1,5 @@
-/** How a decision's propensity was obtained: in closed form, or by seeded Monte Carlo draws. */
-export type PropensityMethod = 'exact' | 'monte-carlo';
+/** How a decision's propensity was obtained: in closed form, by numerical quadrature of a closed-form integral, or by seeded Monte Carlo draws. */
+export type PropensityMethod = 'exact' | 'quadrature' | 'monte-carlo';
 
 /** A policy's decision for one context: what to log next to the context, and later to learn from. */
 export interface BanditDecision {

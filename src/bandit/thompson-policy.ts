@@ -3,7 +3,10 @@ import type { JsonValue, ModelSnapshot } from '../core/model-snapshot.js';
 import type { OnlineModel } from '../core/online-model.js';
 import { optionChecks } from '../core/option-checks.js';
 import { SnapshotError } from '../core/snapshot-error.js';
+import { cholesky } from '../linalg/cholesky.js';
 import { dot } from '../linalg/dot.js';
+import { symmetricGemv } from '../linalg/symmetric-gemv.js';
+import { symmetricQuadraticForm } from '../linalg/symmetric-quadratic-form.js';
 import { Rng } from '../rng/rng.js';
 import { ArmFeatureMap, type ArmLayout } from './arm-layout.js';
 import type { ArmModelSpec, RewardKind } from './arm-model-spec.js';
@@ -14,10 +17,15 @@ import { unpackArmSnapshots } from './unpack-arm-snapshots.js';
 import type { BanditDecision } from './bandit-decision.js';
 import type { BanditPolicy, PlayedArm } from './bandit-policy.js';
 import { checkContext } from './check-context.js';
+import { linearScorePosterior, type LinearScorePosterior } from './linear-score-posterior.js';
+import { NormalArgmaxProbability } from './normal-argmax-probability.js';
 
 /** Snapshot family id and layout version of {@link ThompsonPolicy}. */
 const FAMILY = 'bandit/thompson';
 const VERSION = 1;
+/** Floor of a quadrature propensity: the chosen arm was drawn, so its probability is positive, and IPS weights stay finite. */
+const MIN_PROPENSITY = 1e-12;
+const SCORE_COVARIANCE = { what: 'score covariance ΦΣΦᵀ' };
 
 /** Options of {@link ThompsonPolicy}. */
 export interface ThompsonPolicyOptions {
@@ -37,13 +45,14 @@ export interface ThompsonPolicyOptions {
   readonly armFeatures?: readonly ArrayLike<number>[];
   /** Live models to decide with instead of fresh ones: one per arm (disjoint) or one of width φ (shared, hybrid). */
   readonly models?: readonly OnlineModel[];
-  /** Extra joint posterior draws for the Monte Carlo propensity (default 100). */
+  /** Extra joint posterior draws for the Monte Carlo propensity (default 100); unused where the propensity is by quadrature. */
   readonly propensityDraws?: number;
   /**
    * Scale s of every draw about the posterior mean, θ = μ + s·(θ̃ − μ): s² scales the posterior
    * covariance (Chapelle & Li 2011, §4). Default 0.5: with K = 5 arms and d = 10 features, plain
-   * draws (s = 1) explore more than the rewards repay (regret 92 vs 66 at s = 0.5 and 71 for LinUCB
-   * over T = 2000 logistic steps, 5 seeds); 1 is plain Thompson sampling.
+   * draws (s = 1) explore more than the rewards repay (regret 93 vs 66 at s = 0.5 and 71 for LinUCB
+   * over T = 2000 logistic steps, 5 seeds); 1 is plain Thompson sampling. Not lower: s = 0.25 runs
+   * away on some seeds of Gaussian rewards (docs/guide.md, "Thompson against LinUCB").
    */
   readonly exploration?: number;
   /** Forgetting factor γ ∈ (0, 1] applied to every model before each reward is learned (default 1: none). */
@@ -57,10 +66,21 @@ export interface ThompsonPolicyOptions {
  * decision draws θ from the posterior — one draw per arm's model (disjoint) or one draw of the shared
  * model — scores every arm θ·φ(x, a) and plays the largest (ties to the first).
  *
- * The propensity P(a | x) has no closed form; it is estimated by seeded Monte Carlo: `propensityDraws`
- * (S) further joint draws, counting how often each arm wins, with the decision's own draw counted as
- * one win of the chosen arm: p̂ = (1 + wins)/(1 + S). It is never 0 (so IPS weights stay finite), its
- * bias is (1 − p)/(1 + S) and its standard error √(p(1 − p)·S)/(1 + S) ≤ 0.5/√S (0.05 at S = 100).
+ * Score draws. Where the family's posterior is Gaussian in the weights given a precision scale τ
+ * (vb-logit-online: τ ≡ 1; vb-linear(-ard): τ ~ Gam(a_N, b_N); see {@link LinearScorePosterior}),
+ * only the scores θ·φ(x, a) matter and they are drawn directly, with the same distribution as
+ * through d-dimensional θ: disjoint, K independent 1-D draws — m_a + s·√(xᵀΣ_a x)·z_a with z_a normal,
+ * or with z_a·√(b_N/a_N) a Student-t of 2a_N degrees of freedom (τ_a integrated out; Bailey's polar
+ * draw); shared and hybrid, one K-dimensional draw m + s·L·z/√τ, L the Cholesky factor of the K×K
+ * score covariance Φ Σ Φᵀ. Other families draw θ with `sample`.
+ *
+ * Propensity P(a | x). Disjoint arms with Gaussian posteriors (the binary default): the scores are
+ * independent normals, and P(a | x) = ∫ φ_a(t) Π_{b≠a} Φ_b(t) dt is computed by quadrature
+ * (`propensityMethod: 'quadrature'`, error ≲ 1e-8, floored at 1e-12; see {@link NormalArgmaxProbability}).
+ * Otherwise by seeded Monte Carlo (`'monte-carlo'`): `propensityDraws` (S) further joint draws,
+ * counting how often each arm wins, with the decision's own draw counted as one win of the chosen
+ * arm: p̂ = (1 + wins)/(1 + S). It is never 0 (so IPS weights stay finite), its bias is
+ * (1 − p)/(1 + S) and its standard error √(p(1 − p)·S)/(1 + S) ≤ 0.5/√S (0.05 at S = 100).
  */
 export class ThompsonPolicy implements BanditPolicy {
   readonly name: string;
@@ -81,6 +101,25 @@ export class ThompsonPolicy implements BanditPolicy {
   private readonly phi: Float64Array;
   private readonly wins: Float64Array;
   private readonly batch: { x: Float64Array; y: Float64Array; n: number; d: number };
+  /** Score views of the models when every one has one (draws of the K scores instead of θ); undefined otherwise. */
+  private readonly views: readonly LinearScorePosterior[] | undefined;
+  /** Whether the propensity is computed by quadrature: disjoint arms with Gaussian posteriors. */
+  private readonly quadrature: boolean;
+  private readonly argmax: NormalArgmaxProbability;
+  /** Score means m_a at the current context. */
+  private readonly scoreMeans: Float64Array;
+  /** Gamma shape and rate of each model's τ (shape Infinity: τ ≡ 1); the rate is kept for the shared model only. */
+  private readonly precisionShapes: Float64Array;
+  private readonly precisionRates: Float64Array;
+  /** Disjoint: the scale of each arm's score (see {@link scoreMoments}). */
+  private readonly scoreSds: Float64Array;
+  /** Shared and hybrid: the K×K score covariance s²·ΦΣΦᵀ (lower triangle) and its Cholesky factor. */
+  private readonly scoreCovariance: Float64Array;
+  private readonly scoreFactor: Float64Array;
+  /** Σ·φ(x, a) of one arm (shared and hybrid), and the standard normals of a joint draw. */
+  private readonly covariancePhi: Float64Array;
+  private readonly normals: Float64Array;
+  private readonly drawn: Float64Array;
 
   constructor(options: ThompsonPolicyOptions, restored?: { readonly rng: Rng; readonly decisions: number }) {
     if (!Number.isSafeInteger(options.seed)) throw new ConfigError('seed must be a safe integer', { field: 'seed', value: options.seed });
@@ -114,6 +153,20 @@ export class ThompsonPolicy implements BanditPolicy {
     this.phi = new Float64Array(this.arms * width);
     this.wins = new Float64Array(this.arms);
     this.batch = { x: new Float64Array(width), y: new Float64Array(1), n: 1, d: width };
+    const views = this.models.map(linearScorePosterior);
+    this.views = views.every((v) => v !== undefined) ? views as LinearScorePosterior[] : undefined;
+    this.quadrature = layout === 'disjoint' && this.views !== undefined && this.views.every((v) => v.precisionShape === Infinity);
+    this.argmax = new NormalArgmaxProbability(this.arms);
+    this.scoreMeans = new Float64Array(this.arms);
+    this.scoreSds = new Float64Array(this.arms);
+    this.precisionShapes = new Float64Array(this.arms);
+    this.precisionRates = new Float64Array(this.arms);
+    const shared = layout !== 'disjoint' && this.views !== undefined;
+    this.scoreCovariance = new Float64Array(shared ? this.arms * this.arms : 0);
+    this.scoreFactor = new Float64Array(shared ? this.arms * this.arms : 0);
+    this.covariancePhi = new Float64Array(shared ? width : 0);
+    this.normals = new Float64Array(this.arms);
+    this.drawn = new Float64Array(this.arms);
   }
 
   get decisions(): number {
@@ -122,13 +175,25 @@ export class ThompsonPolicy implements BanditPolicy {
 
   decide(context: Float64Array): BanditDecision {
     checkContext(context, this.dim);
-    this.writeFeatures(context);
     const scores = new Float64Array(this.arms);
-    const arm = this.draw(scores);
+    if (this.views === undefined) {
+      this.writeFeatures(context);
+      const arm = this.draw(scores);
+      this.wins.fill(0);
+      this.wins[arm] = 1;
+      this.countWins(this.propensityDraws, this.drawn);
+      return { decisionId: this.nextDecisionId(), context: context.slice(), arm, propensity: this.wins[arm] / (1 + this.propensityDraws), propensityMethod: 'monte-carlo', scores };
+    }
+    this.scoreMoments(context);
+    const arm = this.drawScores(scores);
+    if (this.quadrature) {
+      const propensity = Math.max(MIN_PROPENSITY, this.argmax.probability(this.scoreMeans, this.scoreSds, arm));
+      return { decisionId: this.nextDecisionId(), context: context.slice(), arm, propensity, propensityMethod: 'quadrature', scores };
+    }
     this.wins.fill(0);
     this.wins[arm] = 1;
-    this.countWins(this.propensityDraws, scores.slice());
-    return { decisionId: `${this.idPrefix}-${++this.count}`, context: context.slice(), arm, propensity: this.wins[arm] / (1 + this.propensityDraws), propensityMethod: 'monte-carlo', scores };
+    for (let s = 0; s < this.propensityDraws; s++) this.wins[this.drawScores(this.drawn)]++;
+    return { decisionId: this.nextDecisionId(), context: context.slice(), arm, propensity: this.wins[arm] / (1 + this.propensityDraws), propensityMethod: 'monte-carlo', scores };
   }
 
   /** The posterior predictive mean of every arm's reward, E[r | x, a] = E[y | φ(x, a)] (a probability for binary rewards). Draws nothing. */
@@ -140,13 +205,35 @@ export class ThompsonPolicy implements BanditPolicy {
     return Float64Array.from({ length: this.arms }, (_, a) => this.models[disjoint ? a : 0].predict(this.phi, a * width).mean);
   }
 
-  /** Monte Carlo estimate of every arm's P(a | x): the share of `propensityDraws` joint draws it wins. Advances the generator. */
+  /** Counts a decision and returns its id. */
+  private nextDecisionId(): string {
+    return `${this.idPrefix}-${++this.count}`;
+  }
+
+  /**
+   * Every arm's P(a | x): by quadrature (disjoint Gaussian posteriors; normalised to sum 1), else the
+   * share of `propensityDraws` joint draws it wins (advancing the generator).
+   */
   actionProbabilities(context: Float64Array): Float64Array {
     checkContext(context, this.dim);
-    this.writeFeatures(context);
+    const probabilities = new Float64Array(this.arms);
+    if (this.quadrature) {
+      this.scoreMoments(context);
+      let total = 0;
+      for (let a = 0; a < this.arms; a++) total += probabilities[a] = this.argmax.probability(this.scoreMeans, this.scoreSds, a);
+      for (let a = 0; a < this.arms; a++) probabilities[a] /= total;
+      return probabilities;
+    }
     this.wins.fill(0);
-    this.countWins(this.propensityDraws, new Float64Array(this.arms));
-    return this.wins.map((w) => w / this.propensityDraws);
+    if (this.views === undefined) {
+      this.writeFeatures(context);
+      this.countWins(this.propensityDraws, this.drawn);
+    } else {
+      this.scoreMoments(context);
+      for (let s = 0; s < this.propensityDraws; s++) this.wins[this.drawScores(this.drawn)]++;
+    }
+    for (let a = 0; a < this.arms; a++) probabilities[a] = this.wins[a] / this.propensityDraws;
+    return probabilities;
   }
 
   learn(played: PlayedArm, reward: number): void {
@@ -178,6 +265,69 @@ export class ThompsonPolicy implements BanditPolicy {
       { seed: 0, arms: h.arms, dim: snapshot.dim, layout: h.layout, armFeatures, models: unpackArmSnapshots(h.models, snapshot.arrays), propensityDraws: h.propensityDraws, forget: h.forget, exploration: h.exploration, idPrefix: h.idPrefix },
       { rng: Rng.fromState(Uint32Array.from(h.rng)), decisions: h.decisions },
     );
+  }
+
+  /**
+   * The score distribution at the context: means m_a = μ·φ(x, a), and (disjoint) the scale of each
+   * score — s·√(xᵀΣ_a x) for a normal, s·√(xᵀΣ_a x·b_a/a_a) for the Student-t with 2a_a degrees of
+   * freedom that a Gam(a_a, b_a) precision makes of it — or (shared, hybrid) the Cholesky factor of
+   * the score covariance s²·ΦΣΦᵀ given τ; O(K·w²).
+   */
+  private scoreMoments(context: Float64Array): void {
+    const views = this.views!;
+    const k = this.arms;
+    const s = this.exploration;
+    if (this.features.layout === 'disjoint') {
+      for (let a = 0; a < k; a++) {
+        const view = views[a];
+        const shape = view.precisionShape;
+        this.precisionShapes[a] = shape;
+        this.scoreMeans[a] = dot(view.mean, context, this.dim);
+        const variance = Math.max(0, symmetricQuadraticForm(view.covariance, this.dim, context));
+        this.scoreSds[a] = s * Math.sqrt(shape === Infinity ? variance : (variance * view.precisionRate) / shape);
+      }
+      return;
+    }
+    const width = this.features.width;
+    const { mean, covariance } = views[0];
+    this.precisionShapes[0] = views[0].precisionShape;
+    this.precisionRates[0] = views[0].precisionRate;
+    const phi = this.phi;
+    const sigmaPhi = this.covariancePhi;
+    for (let a = 0; a < k; a++) {
+      this.features.write(context, a, phi, a * width);
+      this.scoreMeans[a] = dot(mean, phi, width, 0, a * width);
+      symmetricGemv(covariance, width, phi, sigmaPhi, a * width);
+      for (let b = 0; b <= a; b++) this.scoreCovariance[a * k + b] = s * s * dot(sigmaPhi, phi, width, 0, b * width);
+    }
+    cholesky(this.scoreCovariance, k, this.scoreFactor, SCORE_COVARIANCE);
+  }
+
+  /** One joint draw of the K scores from {@link scoreMoments}' distribution into `scores`; returns the best arm (ties to the first). */
+  private drawScores(scores: Float64Array): number {
+    const k = this.arms;
+    const shapes = this.precisionShapes;
+    const rates = this.precisionRates;
+    let best = 0;
+    if (this.features.layout === 'disjoint') {
+      for (let a = 0; a < k; a++) {
+        const z = shapes[a] === Infinity ? this.rng.normal() : this.rng.studentT(2 * shapes[a]);
+        scores[a] = this.scoreMeans[a] + this.scoreSds[a] * z;
+        if (scores[a] > scores[best]) best = a;
+      }
+      return best;
+    }
+    const scale = shapes[0] === Infinity ? 1 : 1 / Math.sqrt(this.rng.gamma(shapes[0], rates[0]));
+    const z = this.normals;
+    const factor = this.scoreFactor;
+    for (let a = 0; a < k; a++) {
+      z[a] = this.rng.normal();
+      let deviation = 0;
+      for (let b = 0; b <= a; b++) deviation += factor[a * k + b] * z[b];
+      scores[a] = this.scoreMeans[a] + scale * deviation;
+      if (scores[a] > scores[best]) best = a;
+    }
+    return best;
   }
 
   /** φ(x, a) of every arm into the scratch rows, and the posterior means when draws are scaled. */

@@ -4,6 +4,7 @@ export { erfc } from './erfc.js';
 export { erfcx } from './erfcx.js';
 export { expSquare } from './exp-square.js';
 export { gaussHermite } from './gauss-hermite.js';
+export { gaussLegendre } from './gauss-legendre.js';
 export { inverseMillsRatio } from './inverse-mills-ratio.js';
 export { jaakkolaJordanLambda } from './jaakkola-jordan-lambda.js';
 export { lgamma } from './lgamma.js';

@@ -45,6 +45,7 @@ describe('PendingDecisions: the bandit learner join state', () => {
 describe('bandit record parsing', () => {
   it('reads a logged decision and refuses a wrong one with the field at fault', () => {
     expect(parseLoggedDecision(JSON.parse(JSON.stringify(decision('a', 3))), 2, 2)).toEqual(decision('a', 3));
+    expect(parseLoggedDecision({ ...decision('a', 3), propensityMethod: 'quadrature' }, 2, 2).propensityMethod).toBe('quadrature');
     expect(() => parseLoggedDecision({ ...decision('a', 3), arm: 2 }, 2, 2)).toThrow(/arm must be an integer in \[0, 2\)/);
     expect(() => parseLoggedDecision({ ...decision('a', 3), context: [1] }, 2, 2)).toThrow(/context must be 2 finite numbers/);
   });

@@ -11,6 +11,8 @@ const oneHot = Array.from({ length: ARMS }, (_, a) => Array.from({ length: ARMS 
 const policies: [string, () => BanditPolicy][] = [
   ['thompson (vb-logit-online arms)', () => new ThompsonPolicy({ arms: ARMS, dim: DIM, seed: 5, propensityDraws: 20 })],
   ['thompson (hybrid, one shared vb-logit-online model)', () => new ThompsonPolicy({ arms: ARMS, dim: DIM, seed: 5, layout: 'hybrid', armFeatures: [[1, 0.5], [0, 1], [-1, 0.5]], propensityDraws: 20, forget: 0.999 })],
+  ['thompson (vb-linear arms: Student-t score draws, Monte Carlo propensity)', () => new ThompsonPolicy({ arms: ARMS, dim: DIM, seed: 5, rewards: 'real', propensityDraws: 20 })],
+  ['thompson (adf-logit arms: draws of θ through sample)', () => new ThompsonPolicy({ arms: ARMS, dim: DIM, seed: 5, model: { family: 'adf-logit' }, propensityDraws: 20 })],
   ['LinUCB', () => new LinUcbPolicy({ arms: ARMS, dim: DIM, alpha: 0.7, seed: 5 })],
   ['LinUCB (hybrid)', () => new LinUcbPolicy({ arms: ARMS, dim: DIM, seed: 5, layout: 'hybrid', armFeatures: [[1, 0.5], [0, 1], [-1, 0.5]] })],
   ['epsilon-greedy', () => new EpsilonGreedyPolicy({ arms: ARMS, dim: DIM, seed: 5, epsilon: 0.2 })],
@@ -126,8 +128,8 @@ describe('propensities', () => {
     expect([decision.arm, decision.propensity, decision.propensityMethod]).toEqual([1, 1, 'exact']);
   });
 
-  it('Thompson: the Monte Carlo propensity (1 + wins)/(1 + S) matches P(arm | x) within its error', () => {
-    const policy = new ThompsonPolicy({ arms: 3, dim: 2, seed: 4, propensityDraws: 400, exploration: 1 });
+  it('Thompson through sample (a family without a score view): the Monte Carlo propensity (1 + wins)/(1 + S) matches P(arm | x) within its error', () => {
+    const policy = new ThompsonPolicy({ arms: 3, dim: 2, seed: 4, model: { family: 'adf-logit' }, propensityDraws: 400, exploration: 1 });
     const x = Float64Array.of(1, 0.3);
     for (let i = 0; i < 6; i++) policy.learn({ context: x, arm: 0 }, 1);
     for (let i = 0; i < 6; i++) policy.learn({ context: x, arm: 1 }, i % 2);

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/rng/index.js';
+import { studentTCdf } from '../../src/special/student-t-cdf.js';
 
 function uint32s(rng: Rng, count: number): number[] {
   return Array.from({ length: count }, () => rng.nextUint32());
@@ -160,6 +161,26 @@ describe('Rng sampling distributions (seeded, deterministic)', () => {
     expect(Math.abs(mean - trueMean)).toBeLessThan(5 * Math.sqrt(trueVariance / n));
     expect(Math.abs(variance - trueVariance)).toBeLessThan(5 * trueVariance * Math.sqrt((2 + 6 / shape) / n));
     expect(xs.every((x) => x >= 0 && x < Infinity)).toBe(true);
+  });
+});
+
+describe('Rng.studentT (Bailey\'s polar method)', () => {
+  it.each([1.5, 3, 12, 400])('studentT(%d): the empirical cdf within a Kolmogorov–Smirnov band (200k draws, p = 0.001) of studentTCdf', (df) => {
+    const n = 200_000;
+    const rng = Rng.fromSeed(Math.round(df * 10));
+    const xs = new Float64Array(n);
+    for (let i = 0; i < n; i++) xs[i] = rng.studentT(df);
+    xs.sort();
+    let distance = 0;
+    for (let i = 0; i < n; i += 7) {
+      const f = studentTCdf(xs[i], df);
+      distance = Math.max(distance, Math.abs(f - i / n), Math.abs(f - (i + 1) / n));
+    }
+    expect(distance).toBeLessThan(1.95 / Math.sqrt(n));
+  });
+
+  it('rejects a non-positive or non-finite df', () => {
+    for (const df of [0, -1, NaN, Infinity]) expect(() => Rng.fromSeed(1).studentT(df)).toThrow(`df must be finite and > 0, got ${df}`);
   });
 });
 

@@ -28,6 +28,14 @@ export class VbLinearModel extends ModelShell<VbLinearOptions, VbLinearState, Vb
     return vbLinearPosterior(this.state, this.workspace);
   }
 
+  /**
+   * Read-only view of q(w, τ) as the model holds it, without a copy: w | τ ~ N(w_N, V_N/τ),
+   * τ ~ Gam(a_N, b_N) (eq. 6). Between refits only V_N's upper triangle is current.
+   */
+  get weightPosterior(): Readonly<Pick<VbLinearState, 'w' | 'V' | 'an' | 'bn'>> {
+    return this.state;
+  }
+
   /** Marginal posterior covariance of w, V_N·b_N/(a_N − 1) (defined for a_N > 1). */
   posteriorCovariance(): Float64Array {
     const { V, an, bn } = this.posterior();
