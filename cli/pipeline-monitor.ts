@@ -18,11 +18,16 @@ import { VbstreamError } from '../src/core/vbstream-error.js';
  * queue depth are recorded here.
  */
 export class PipelineMonitor {
-  private readonly recorder: ModelMetricsRecorder;
   private readonly detachers: (() => void)[] = [];
 
-  private constructor(readonly metrics: PipelineMetrics, readonly readiness: Readiness, private readonly server: MetricsServer, readonly live: LiveView, readonly port: number, family: string, readonly host: string) {
-    this.recorder = metrics.model(family);
+  private constructor(readonly metrics: PipelineMetrics, readonly readiness: Readiness, private readonly server: MetricsServer, readonly live: LiveView, readonly port: number, private readonly family: string, readonly host: string) {}
+
+  /**
+   * The main-thread recorder of the (unpartitioned) model, created on first use: a Kafka run, whose
+   * models are per partition, never makes one, so no empty partition-less series appears.
+   */
+  private get recorder(): ModelMetricsRecorder {
+    return this.metrics.model(this.family);
   }
 
   /** Starts the endpoint on 127.0.0.1:`port` (0 picks a free port); a port in use is a `ConfigError`. */

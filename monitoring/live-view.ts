@@ -105,12 +105,17 @@ export class LiveView {
 
   /** Whether `path` is one of the view's. */
   serves(path: string): boolean {
-    return path === '/events' || Object.hasOwn(ASSETS, path);
+    return path === '/events' || path === '/favicon.ico' || Object.hasOwn(ASSETS, path);
   }
 
   /** Answers a GET or HEAD of one of the view's paths. */
   async handle(request: IncomingMessage, response: ServerResponse, path: string): Promise<void> {
     if (path === '/events') return this.openStream(request, response);
+    if (path === '/favicon.ico') {
+      response.writeHead(204, SECURITY_HEADERS);
+      response.end();
+      return;
+    }
     const [file, type] = ASSETS[path];
     let body = this.assets.get(file);
     if (body === undefined) {

@@ -27,7 +27,6 @@
     let entry = panels.get(id);
     if (entry === undefined) {
       const root = element('div', undefined, 'panel');
-      root.dataset.panel = String(panels.size);
       const heading = element('h3', title);
       const note = element('p', caption ?? '', 'caption');
       const chart = element('div', undefined, 'chart');
@@ -35,7 +34,13 @@
       root.append(heading, note, chart, extra);
       const container = document.getElementById(section);
       container.hidden = false;
-      container.querySelector('.grid').append(root);
+      // Panels of one kind (e.g. one per partition) stay in the order of their ids, whenever they appear.
+      const [group] = id.split(' ');
+      root.dataset.group = group;
+      const grid = container.querySelector('.grid');
+      const after = [...grid.children].find((sibling) => sibling.dataset.group === group && sibling.dataset.id > id);
+      root.dataset.id = id;
+      grid.insertBefore(root, after ?? null);
       entry = { root, heading, note, chart, extra };
       panels.set(id, entry);
     }
@@ -78,7 +83,7 @@
       scales: options.scales ?? { x: { time: true } },
       axes: options.axes,
       bands: options.bands,
-      legend: { live: true },
+      legend: { show: options.legend ?? true, live: true },
       cursor: { drag: { x: false, y: false } },
       series: [{}, ...series.map(({ values, ...rest }, i) => ({ stroke: colour(i), width: 1.5, spanGaps: false, ...rest }))],
     }, data, host);
@@ -168,7 +173,9 @@
       });
       const entry = panel('posterior', `coefficients ${key}`, `Posterior means · ${key}`,
         `the ${names.length} largest coefficients by |mean|, with ±2σ credible bands (σ from 32 posterior draws)`);
-      draw(`coefficients ${key}`, entry.chart, x, series, { bands, height: 260 });
+      draw(`coefficients ${key}`, entry.chart, x, series, { bands, height: 260, legend: false });
+      const { mean, sd } = last.models[key].coefficients;
+      entry.extra.replaceChildren(table(['feature', 'mean', '±2σ'], names.map((name, i) => [name, fmt(mean[i]), sd === undefined ? '–' : fmt(2 * sd[i])])));
     }
     const effective = models.map((key) => ({ label: key, values: state.frames.map((f) => f.models[key]?.effectiveDataSize ?? null) }));
     if (effective.some((s) => s.values.some((v) => v !== null))) {
