@@ -62,6 +62,19 @@ describe('the packed tarball in a fresh project (real broker with SASL, real sch
     expect(sh('npx', ['vbstream', '--version'], project).trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
+  it('the installed CLI serves the live page with its bundled uPlot (no uplot package installed)', async () => {
+    const run = spawn(process.execPath, [join(project, 'node_modules/vbstream/dist/cli/vbstream.js'), 'run', '--metrics-port', '0', '--rate', '2000'], { cwd: project, stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      let stdout = '';
+      run.stdout?.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
+      await waitFor(() => /live view: (\S+)\)/.test(stdout), 'the live view URL', 30_000);
+      const page = /live view: (\S+)\)/.exec(stdout)![1];
+      for (const path of ['', 'live/live.js', 'live/uPlot.iife.min.js', 'live/uPlot.min.css']) expect((await fetch(`${page}${path}`)).status, path).toBe(200);
+    } finally {
+      run.kill('SIGKILL');
+    }
+  });
+
   it('the README Kafka service type-checks against the published declarations and learns Avro records over SASL/SCRAM with metrics', async () => {
     const snippet = readmeBlocks().find((b) => b.file === 'kafka-service.ts');
     expect(snippet).toBeDefined();
