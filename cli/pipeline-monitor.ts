@@ -1,3 +1,4 @@
+import { endpointUrl } from '../monitoring/endpoint-url.js';
 import { LiveView } from '../monitoring/live-view.js';
 import { MetricsServer } from '../monitoring/metrics-server.js';
 import { ModelMonitor } from '../monitoring/model-monitor.js';
@@ -55,8 +56,7 @@ export class PipelineMonitor {
 
   /** The URL of the live page. */
   get pageUrl(): string {
-    const host = this.host === '0.0.0.0' || this.host === '::' ? '127.0.0.1' : this.host.includes(':') ? `[${this.host}]` : this.host;
-    return `http://${host}:${this.port}/`;
+    return endpointUrl(this.host, this.port);
   }
 
   /** Names of the source's features, for the live page's coefficient legends. */

@@ -7,9 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'puppeteer-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import type { LiveFrame } from '../../monitoring/live-frame.js';
 import { launchChromium, openLivePage, readCharts, screenshot } from '../helpers/live-page.js';
 import { repoRoot } from '../helpers/reference.js';
-import { createTopic, produceValues, recordJson, suiteBroker, syntheticData, unique } from './helpers.js';
+import { createTopic, produceValues, recordJson, ServiceProcess, suiteBroker, syntheticData, unique, waitFor } from './helpers.js';
 
 /**
  * The live page of `vbstream run` on a Kafka topic of 4 partitions (real broker), in headless
@@ -95,5 +96,40 @@ describe('the live page of a Kafka run in Chromium (real broker)', () => {
     expect(after.reduce((a, b) => a + b, 0)).toBeGreaterThan(before.reduce((a, b) => a + b, 0));
     await screenshot(page, 'kafka-4-partitions');
     expect(problems).toEqual([]);
+  });
+
+  it('the learner service (learner-main --metrics-port) serves the same page and stream, per partition', async () => {
+    const topic = unique('live-service');
+    await createTopic(admin, topic, 2);
+    const data = syntheticData(4000, D, 12, true);
+    await produceValues(port, topic, Array.from({ length: data.n }, (_, i) => recordJson(data, i)), 2);
+    const service = new ServiceProcess(['--topic', topic, '--group', unique('live-service-group'), '--family', 'vb-logit-online', '--dim', String(D), '--metrics-port', '0']);
+    try {
+      await waitFor(() => /live view: (\S+)\)/.test(service.stderr), 'the live view URL on stderr', 60_000);
+      const base = /live view: (\S+)\)/.exec(service.stderr)![1];
+      expect((await fetch(base)).status).toBe(200);
+      const latestFrame = async (): Promise<LiveFrame | undefined> => {
+        const controller = new AbortController();
+        const response = await fetch(`${base}events`, { signal: controller.signal });
+        const { value } = await response.body!.getReader().read();
+        controller.abort();
+        const history = JSON.parse(/^data: (.*)$/m.exec(new TextDecoder().decode(value))![1]) as { frames: LiveFrame[] };
+        return history.frames[history.frames.length - 1];
+      };
+      let last: LiveFrame | undefined;
+      await waitFor(async () => {
+        last = await latestFrame();
+        return Object.values(last?.models ?? {}).reduce((n, m) => n + m.records, 0) === 4000;
+      }, 'all 4,000 records in a frame', 60_000).catch((error: unknown) => {
+        throw new Error(`last frame: ${JSON.stringify(last)}; events: ${JSON.stringify(service.events.slice(-5))}; stderr: ${service.stderr}`, { cause: error });
+      });
+      if (last === undefined) throw new Error('no frame');
+      expect(Object.keys(last.models).sort()).toEqual(['vb-logit-online / p0', 'vb-logit-online / p1']);
+      expect(last.models['vb-logit-online / p0'].records + last.models['vb-logit-online / p1'].records).toBe(4000);
+      expect(last.models['vb-logit-online / p0'].logLoss).toBeGreaterThan(0);
+      expect(last.models['vb-logit-online / p0'].coefficients?.names).toEqual(expect.arrayContaining(['x0', 'x1', 'x2', 'x3']));
+    } finally {
+      expect((await service.stop()).code).toBe(0);
+    }
   });
 });
