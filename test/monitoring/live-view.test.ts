@@ -4,6 +4,7 @@ import { MetricsServer } from '../../monitoring/metrics-server.js';
 import { PipelineMetrics } from '../../monitoring/pipeline-metrics.js';
 import { Readiness } from '../../monitoring/readiness.js';
 import { BoundedRing } from '../../monitoring/bounded-ring.js';
+import { PipelineMonitor } from '../../cli/pipeline-monitor.js';
 import type { LiveFrame } from '../../monitoring/live-frame.js';
 
 /** Names an attacker could put in a record field, a model name, a topic or a feature name. */
@@ -150,6 +151,20 @@ describe('LiveView', () => {
     const metrics = new PipelineMetrics({ defaultMetrics: false });
     const frame = await new LiveView({ metrics, bandit: { armChoices: () => [3, 1], cumulativeReward: () => 2.5, armNames: () => ['a', '<b>'] } }).sample();
     expect(frame.bandit).toEqual({ decisions: undefined, arms: { names: ['a', '<b>'], choices: [3, 1] }, cumulativeReward: 2.5 });
+  });
+});
+
+describe('the live page of vbstream run', () => {
+  it('follows metrics.host: served on that interface only, beside /metrics', async () => {
+    const monitor = await PipelineMonitor.start({ port: 0, host: '127.0.0.2', pipeline: 'p' }, 'vb-logit');
+    try {
+      expect(monitor.pageUrl).toBe(`http://127.0.0.2:${monitor.port}/`);
+      expect(monitor.url).toBe(`http://127.0.0.2:${monitor.port}/metrics`);
+      expect((await fetch(monitor.pageUrl)).status).toBe(200);
+      await expect(fetch(`http://127.0.0.1:${monitor.port}/`)).rejects.toThrow();
+    } finally {
+      await monitor.close();
+    }
   });
 });
 
