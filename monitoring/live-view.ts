@@ -42,6 +42,9 @@ const SECURITY_HEADERS = {
   'referrer-policy': 'no-referrer',
 };
 
+/** Bytes a stream may have unsent before the view drops it. */
+const MAX_UNREAD_BYTES = 4 * 1024 * 1024;
+
 /** JSON safe to place anywhere: `<`, `>`, `&` and the JavaScript line separators as \u escapes, so no data can close a tag. */
 function safeJson(value: unknown): string {
   return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
@@ -137,7 +140,11 @@ export class LiveView {
     this.sampling ??= this.read().then((frame) => {
       this.frames.push(frame);
       const message = `event: frame\ndata: ${safeJson(frame)}\n\n`;
-      for (const stream of this.streams) stream.write(message);
+      for (const stream of this.streams) {
+        // A page that does not read its stream is dropped rather than buffered without bound (it reconnects and gets the history).
+        if (stream.writableLength > MAX_UNREAD_BYTES) stream.destroy();
+        else stream.write(message);
+      }
       return frame;
     }).finally(() => {
       this.sampling = undefined;
