@@ -90,11 +90,14 @@ describe('the live page in Chromium', () => {
     expect(problems).toEqual([]);
   });
 
-  it('shows hostile model, feature, reason and topic names as text: no dialog, no element, no CSP violation', async () => {
+  it('shows hostile model, feature, reason, topic and arm names as text (with the bandit panels): no dialog, no element, no CSP violation', async () => {
     const hostile = `<img src=x onerror=alert(1)><script>alert("x")</script>`;
     const metrics = new PipelineMetrics({ defaultMetrics: false });
     const recorder = metrics.model(hostile, '0');
-    const live = new LiveView({ metrics, title: hostile, everyMs: 100, assetDir: pathToFileURL(join(repoRoot, 'dist/monitoring/live/')) });
+    const choices = [0, 0];
+    let reward = 0;
+    const bandit = { armChoices: () => choices, cumulativeReward: () => reward, armNames: () => ['control', hostile] };
+    const live = new LiveView({ metrics, title: hostile, everyMs: 100, bandit, assetDir: pathToFileURL(join(repoRoot, 'dist/monitoring/live/')) });
     live.setFeatureNames([hostile]);
     const server = new MetricsServer({ metrics, readiness: new Readiness(), port: 0, live });
     const port = await server.listen();
@@ -105,6 +108,9 @@ describe('the live page in Chromium', () => {
       recorder.setCoefficients({ index: [0], mean: [Math.random()], sd: [0.1] });
       metrics.recordDeadLetter(hostile);
       metrics.setConsumerLag(hostile, 0, Math.round(Math.random() * 100));
+      choices[0] += 1;
+      choices[1] += 3;
+      reward += 2;
     }, 100);
     try {
       const { page, problems } = await openLivePage(browser!, `http://127.0.0.1:${port}/`);
@@ -117,6 +123,9 @@ describe('the live page in Chromium', () => {
       const charts = await readCharts(page);
       expect(charts.throughput.labels).toEqual([`${hostile} / p0`]);
       expect(charts[`coefficients ${hostile} / p0`].labels[0]).toBe(hostile);
+      expect(charts['arm-shares'].labels).toEqual(['control', hostile]);
+      expect(charts['arm-shares'].last[1]).toBeCloseTo(0.75, 2);
+      expect(charts.reward.last[0]).toBeGreaterThan(0);
       await screenshot(page, 'hostile-names');
       expect(problems).toEqual([]);
     } finally {
