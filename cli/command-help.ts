@@ -14,7 +14,7 @@ export const COMMAND_HELP: { readonly [command: string]: CommandHelp } = {
     options: [
       ['--config <file>', 'pipeline declaration (JSON; schema in schema/pipeline-config.schema.json); paths in it are relative to the file. Default: the embedded synthetic pipeline'],
       ['--resume', 'file sources: start from the latest snapshot in snapshots.dir (its position and posterior). Kafka sources always resume from the snapshot topic'],
-      ['--metrics-port <port>', 'serve /metrics, /healthz, /readyz on this port (0: a free one). Default: metrics.port of the config, 9464'],
+      ['--metrics-port <port>', 'serve /metrics, /healthz, /readyz and the live page / on this port (0: a free one). Default: metrics.port of the config, 9464'],
       ['--no-metrics', 'serve no metrics'],
       ['--rate <records/s>', 'synthetic sources: emit at most this many records per second. Default: as fast as the pipeline takes them'],
     ],

@@ -62,11 +62,11 @@ const kafkaSource = z.strictObject({
 }).refine((source) => source.format !== 'avro' || source.schemaRegistry !== undefined, { error: 'format "avro" needs schemaRegistry.url', path: ['schemaRegistry'] });
 
 const metrics = z.strictObject({
-  /** Port for /metrics, /healthz and /readyz; 0 picks a free one. */
+  /** Port for /metrics, /healthz, /readyz and the live page /; 0 picks a free one. */
   port: z.int().min(0).max(65_535).default(9464),
   /** Interface to listen on: 127.0.0.1 (default, this host only) or 0.0.0.0 (all interfaces, to be scraped from another host). */
   host: z.string().min(1).default('127.0.0.1'),
-  /** Value of the `pipeline` label on every series. */
+  /** Value of the `pipeline` label on every series (and the live page's title). */
   pipeline: z.string().min(1).default('default'),
 });
 

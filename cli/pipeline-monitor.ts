@@ -1,3 +1,5 @@
+import { endpointUrl } from '../monitoring/endpoint-url.js';
+import { LiveView } from '../monitoring/live-view.js';
 import { MetricsServer } from '../monitoring/metrics-server.js';
 import { ModelMonitor } from '../monitoring/model-monitor.js';
 import type { ModelMetricsRecorder } from '../monitoring/model-metrics-recorder.js';
@@ -7,29 +9,34 @@ import type { UpdateEvent } from '../operators/update-event.js';
 import type { WorkerLearner } from '../operators/worker/worker-learner.js';
 import { ConfigError } from '../src/core/config-error.js';
 import { VbstreamError } from '../src/core/vbstream-error.js';
-import { endpointUrl } from './endpoint-url.js';
 
 /**
  * The monitoring of one `vbstream run`: a `PipelineMetrics` registry, the readiness conditions
- * `model-restored` and `source-consuming`, and the `MetricsServer` (/metrics, /healthz, /readyz on
- * 127.0.0.1). The model's learn-path metrics are recorded where the model runs: in this thread
+ * `model-restored` and `source-consuming`, and the `MetricsServer` (/metrics, /healthz, /readyz and
+ * the live page at / on `metrics.host`, default 127.0.0.1). The model's learn-path metrics are recorded where the model runs: in this thread
  * through {@link modelMonitor}, in a worker through the deltas {@link watch} applies. Rejections
  * and dead letters (every bad record reaches the pipeline's bad-record sink), snapshots and the
  * queue depth are recorded here.
  */
 export class PipelineMonitor {
-  private readonly recorder: ModelMetricsRecorder;
   private readonly detachers: (() => void)[] = [];
 
-  private constructor(readonly metrics: PipelineMetrics, readonly readiness: Readiness, private readonly server: MetricsServer, readonly port: number, family: string, readonly host: string) {
-    this.recorder = metrics.model(family);
+  private constructor(readonly metrics: PipelineMetrics, readonly readiness: Readiness, private readonly server: MetricsServer, readonly live: LiveView, readonly port: number, private readonly family: string, readonly host: string) {}
+
+  /**
+   * The main-thread recorder of the (unpartitioned) model, created on first use: a Kafka run, whose
+   * models are per partition, never makes one, so no empty partition-less series appears.
+   */
+  private get recorder(): ModelMetricsRecorder {
+    return this.metrics.model(this.family);
   }
 
   /** Starts the endpoint on 127.0.0.1:`port` (0 picks a free port); a port in use is a `ConfigError`. */
   static async start(options: { readonly port: number; readonly host: string; readonly pipeline: string }, family: string): Promise<PipelineMonitor> {
     const metrics = new PipelineMetrics({ pipeline: options.pipeline });
     const readiness = new Readiness(['model-restored', 'source-consuming']);
-    const server = new MetricsServer({ metrics, readiness, port: options.port, host: options.host });
+    const live = new LiveView({ metrics, title: options.pipeline });
+    const server = new MetricsServer({ metrics, readiness, port: options.port, host: options.host, live });
     let port: number;
     try {
       port = await server.listen();
@@ -38,12 +45,23 @@ export class PipelineMonitor {
       if (code !== 'EADDRINUSE' && code !== 'EACCES') throw cause;
       throw new ConfigError(`cannot serve metrics on ${options.host}:${options.port} (${code}): choose another port with metrics.port or --metrics-port (0 picks a free one), or turn metrics off with --no-metrics`, { field: 'metrics.port', value: options.port }, { cause });
     }
-    return new PipelineMonitor(metrics, readiness, server, port, family, options.host);
+    live.start();
+    return new PipelineMonitor(metrics, readiness, server, live, port, family, options.host);
   }
 
   /** The endpoint's URL of the metrics. */
   get url(): string {
-    return endpointUrl(this.host, this.port, '/metrics');
+    return endpointUrl(this.host, this.port, 'metrics');
+  }
+
+  /** The URL of the live page. */
+  get pageUrl(): string {
+    return endpointUrl(this.host, this.port);
+  }
+
+  /** Names of the source's features, for the live page's coefficient legends. */
+  describeFeatures(names: readonly string[]): void {
+    this.live.setFeatureNames(names);
   }
 
   /** A monitor recording on this registry, for a model learning in this thread. */

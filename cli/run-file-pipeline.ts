@@ -62,6 +62,7 @@ export async function runFilePipeline(config: FileConfig, io: PipelineIo, monito
     : resumeOffset(restored.event.positions, source, restored.path, typeof names === 'object' && names !== null && !Array.isArray(names) ? names : {}));
   const { source, description } = await openPipelineSource(config, start, badRecords);
   const dim = source.features.length;
+  monitor?.describeFeatures(source.features);
   if (restored !== undefined && restored.model.dim !== dim) {
     source.stop();
     throw new SnapshotError(`snapshot has ${restored.model.dim} features but the source has ${dim}`, { source: restored.path, field: 'dim', value: restored.model.dim });

@@ -36,6 +36,7 @@ export async function runKafkaPipeline(
   const snapshotTopic = snapshots.topic ?? `${source.topic}.snapshots`;
   const store = await KafkaSnapshotStore.open(port, { topic: snapshotTopic, partitions: snapshots.topicPartitions, config: snapshots.topicConfig, ...source.topics });
   const name = `${model.family}@${source.topic}`;
+  if (config.schema.features !== undefined) monitor?.describeFeatures(config.schema.features);
   const learner = new PartitionedLearner(port, store, {
     topic: source.topic, groupId: source.groupId, model: name, family: model.family, familyOptions: model.options,
     schema: { dim: source.dim, features: config.schema.features, label: config.schema.label, weight: config.schema.weight, maxBytes: source.maxBytes }, decoder,

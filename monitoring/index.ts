@@ -4,3 +4,7 @@ export { Readiness } from './readiness.js';
 export { ModelMonitor, type LearnedBatch } from './model-monitor.js';
 export { ModelMetricsRecorder, type ModelMetricsRecorderOptions } from './model-metrics-recorder.js';
 export { METRIC_BUCKETS } from './metric-buckets.js';
+export { LiveView, type LiveViewOptions } from './live-view.js';
+export type { LiveFrame, LiveModelFrame, LiveCalibration } from './live-frame.js';
+export type { BanditLiveSource } from './bandit-live-source.js';
+export type { CoefficientSummary } from './coefficient-summary.js';

@@ -1,4 +1,5 @@
 import type { PosteriorSummary } from '../src/core/online-model.js';
+import type { CoefficientSummary } from './coefficient-summary.js';
 
 /** Bucket counts (non-cumulative, one more than the bounds), sum and count added since the last delta. */
 export interface HistogramDelta {
@@ -36,6 +37,8 @@ export interface MetricDelta {
   readonly logLoss?: number;
   readonly brierScore?: number;
   readonly posterior?: PosteriorSummary;
+  /** The largest posterior coefficients (live view). */
+  readonly coefficients?: CoefficientSummary;
   /** Size of the latest snapshot in bytes and when it was taken (ms since the epoch). */
   readonly snapshotSizeBytes?: number;
   readonly snapshotTimeMs?: number;

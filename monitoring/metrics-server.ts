@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { LiveView } from './live-view.js';
 import type { PipelineMetrics } from './pipeline-metrics.js';
 import type { Readiness } from './readiness.js';
 
@@ -11,13 +12,15 @@ export interface MetricsServerOptions {
   readonly host?: string;
   /** Port; 0 picks a free one. Default 9464. */
   readonly port?: number;
+  /** The live page (`/`, `/live/…`, `/events`) served beside the metrics. */
+  readonly live?: LiveView;
 }
 
 /**
  * The monitoring HTTP endpoint (`node:http`): `GET /metrics` (Prometheus text format),
- * `GET /healthz` (liveness: 200 while the process serves requests) and `GET /readyz` (200 once
- * every readiness condition holds, else 503 naming the pending ones). Other paths answer 404,
- * other methods 405.
+ * `GET /healthz` (liveness: 200 while the process serves requests), `GET /readyz` (200 once
+ * every readiness condition holds, else 503 naming the pending ones) and, with `live`, the live
+ * page at `/` with its event stream `/events`. Other paths answer 404, other methods 405.
  */
 export class MetricsServer {
   private readonly server: Server;
@@ -48,6 +51,7 @@ export class MetricsServer {
 
   /** Stops accepting connections and closes the open ones. */
   close(): Promise<void> {
+    this.options.live?.close();
     return new Promise((resolve, reject) => {
       this.server.close((error) => (error ? reject(error) : resolve()));
       this.server.closeAllConnections();
@@ -60,8 +64,10 @@ export class MetricsServer {
       response.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', ...headers });
       response.end(request.method === 'HEAD' ? undefined : body);
     };
-    if (path !== '/metrics' && path !== '/healthz' && path !== '/readyz') return text(404, 'not found: try /metrics, /healthz or /readyz\n');
+    const live = this.options.live?.serves(path) === true ? this.options.live : undefined;
+    if (path !== '/metrics' && path !== '/healthz' && path !== '/readyz' && live === undefined) return text(404, `not found: try /metrics, /healthz or /readyz${this.options.live === undefined ? '' : ', or the live view at /'}\n`);
     if (request.method !== 'GET' && request.method !== 'HEAD') return text(405, 'method not allowed\n', { allow: 'GET, HEAD' });
+    if (live !== undefined) return live.handle(request, response, path);
     if (path === '/healthz') return text(200, 'ok\n');
     if (path === '/readyz') {
       const pending = this.options.readiness.pending();

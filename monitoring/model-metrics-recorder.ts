@@ -1,5 +1,6 @@
 import type { PosteriorSummary } from '../src/core/online-model.js';
 import { BucketCounts } from './bucket-counts.js';
+import type { CoefficientSummary } from './coefficient-summary.js';
 import type { HistogramDelta, MetricDelta } from './metric-delta.js';
 import { METRIC_BUCKETS } from './metric-buckets.js';
 import { SlidingMean } from './sliding-mean.js';
@@ -39,6 +40,7 @@ export class ModelMetricsRecorder {
   private busySeconds = 0;
   private objective: number | undefined;
   private posterior: PosteriorSummary | undefined;
+  private coefficients: CoefficientSummary | undefined;
   private snapshotSizeBytes: number | undefined;
   private snapshotTimeMs: number | undefined;
 
@@ -91,6 +93,11 @@ export class ModelMetricsRecorder {
     this.posterior = summary;
   }
 
+  /** The largest posterior coefficients, for the live view. */
+  setCoefficients(summary: CoefficientSummary): void {
+    this.coefficients = summary;
+  }
+
   /** A snapshot of `bytes` bytes was made durable at `atMs` (ms since the epoch; default now). */
   recordSnapshot(bytes: number, atMs = Date.now()): void {
     this.snapshots++;
@@ -106,7 +113,7 @@ export class ModelMetricsRecorder {
   /** What changed since the previous drain (and resets the increments), or undefined if nothing did. */
   drain(): MetricDelta | undefined {
     const changed = this.learned !== 0 || this.rejected.size !== 0 || this.updateDuration.count !== 0 || this.scored || this.snapshots !== 0 ||
-      this.busySeconds !== 0 || this.objective !== undefined || this.posterior !== undefined || this.snapshotTimeMs !== undefined;
+      this.busySeconds !== 0 || this.objective !== undefined || this.posterior !== undefined || this.coefficients !== undefined || this.snapshotTimeMs !== undefined;
     if (!changed) return undefined;
     const delta: MetricDelta = {
       model: this.model,
@@ -122,6 +129,7 @@ export class ModelMetricsRecorder {
       logLoss: this.scored && this.logLoss.count > 0 ? this.logLoss.mean : undefined,
       brierScore: this.scored && this.brier.count > 0 ? this.brier.mean : undefined,
       posterior: this.posterior,
+      coefficients: this.coefficients,
       snapshotSizeBytes: this.snapshotSizeBytes,
       snapshotTimeMs: this.snapshotTimeMs,
     };
@@ -132,6 +140,7 @@ export class ModelMetricsRecorder {
     this.busySeconds = 0;
     this.objective = undefined;
     this.posterior = undefined;
+    this.coefficients = undefined;
     this.snapshotSizeBytes = undefined;
     this.snapshotTimeMs = undefined;
     return delta;

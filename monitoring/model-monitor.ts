@@ -1,6 +1,7 @@
 import type { OnlineModel, UpdateStats } from '../src/core/online-model.js';
 import type { RecordScores } from '../src/core/record-scores.js';
 import type { ModelMetricsRecorder } from './model-metrics-recorder.js';
+import { summariseCoefficients } from './summarise-coefficients.js';
 
 /** What the monitor needs of one learn call. */
 export interface LearnedBatch {
@@ -16,7 +17,7 @@ export interface LearnedBatch {
  * worker): per learn call, the records learned with the call's duration and size, the objective,
  * and each test-then-train score (a binary label's p(y = 1) with calibration, else the log-loss);
  * and at most once per `summaryEveryMs` the posterior summary, whose condition number costs an
- * O(d³) eigendecomposition. Rejections are counted where every bad record is seen, the bad-record
+ * O(d³) eigendecomposition, and the largest coefficients with their spread (`summariseCoefficients`). Rejections are counted where every bad record is seen, the bad-record
  * sink.
  */
 export class ModelMonitor {
@@ -49,6 +50,11 @@ export class ModelMonitor {
         // fail the update it follows: the gauges keep their last values.
       }
       if (summary !== undefined) recorder.setPosteriorSummary(summary);
+      try {
+        recorder.setCoefficients(summariseCoefficients(model));
+      } catch {
+        // Likewise: a posterior mean that cannot be computed leaves the live view's last coefficients.
+      }
     }
   }
 }

@@ -1,6 +1,7 @@
 import type { EventEmitter } from 'node:events';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { AccumulatedHistogram } from './accumulated-histogram.js';
+import type { CoefficientSummary } from './coefficient-summary.js';
 import { isMetricDeltaMessage } from './is-metric-delta-message.js';
 import type { MetricDelta } from './metric-delta.js';
 import { METRIC_BUCKETS } from './metric-buckets.js';
@@ -33,8 +34,10 @@ export class PipelineMetrics {
   readonly registry = new Registry();
   private readonly local = new Map<string, ModelMetricsRecorder>();
   private readonly snapshotTimes = new Map<string, { model: string; partition: string; timeMs: number }>();
+  private readonly latestCoefficients = new Map<string, { model: string; partition: string; summary: CoefficientSummary }>();
   private readonly now: () => number;
-  private readonly window: number | undefined;
+  /** Records in the prequential window of the main-thread recorders. */
+  readonly window: number;
   private readonly records: Counter<ModelLabel | 'status' | 'reason'>;
   private readonly updateDuration: AccumulatedHistogram<ModelLabel>;
   private readonly minibatchSize: AccumulatedHistogram<ModelLabel>;
@@ -57,7 +60,7 @@ export class PipelineMetrics {
 
   constructor(options: PipelineMetricsOptions = {}) {
     this.now = options.now ?? Date.now;
-    this.window = options.window;
+    this.window = options.window ?? 1000;
     this.registry.setDefaultLabels({ pipeline: options.pipeline ?? 'default' });
     const registers = [this.registry];
     const pull = (): void => this.pull();
@@ -135,6 +138,7 @@ export class PipelineMetrics {
       if (posterior.conditionNumber !== undefined) this.conditionNumber.set(labels, posterior.conditionNumber);
       this.effectiveDataSize.set(labels, posterior.effectiveDataSize);
     }
+    if (delta.coefficients !== undefined) this.latestCoefficients.set(`${delta.model}\u0000${delta.partition}`, { ...labels, summary: delta.coefficients });
     if (delta.snapshotSizeBytes !== undefined) this.snapshotSize.set(labels, delta.snapshotSizeBytes);
     if (delta.snapshotTimeMs !== undefined) this.snapshotTimes.set(`${delta.model}\u0000${delta.partition}`, { ...labels, timeMs: delta.snapshotTimeMs });
   }
@@ -176,6 +180,12 @@ export class PipelineMetrics {
   /** Worker time measured on the main thread (e.g. from a pool's task run times). */
   workerBusy(seconds: number): void {
     this.workerBusySeconds.inc(seconds);
+  }
+
+  /** The latest largest-coefficient summary of each model and partition (not exported to Prometheus: the live view's). */
+  coefficients(): { model: string; partition: string; summary: CoefficientSummary }[] {
+    this.pull();
+    return [...this.latestCoefficients.values()];
   }
 
   /** Content type of `metrics()`. */

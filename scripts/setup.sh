@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The README's set-up command: everything a fresh machine needs before `npm start` and `npm test`.
-#   1. Debian packages the tests need (scripts/setup-system.sh: Prometheus), when missing;
+#   1. Debian packages the tests need (scripts/setup-system.sh: Prometheus, Chromium), when missing;
 #   2. the npm packages, exactly as locked (`npm ci`), then the TypeScript compiled into dist/;
 #   3. the Apache Kafka broker and a Confluent-compatible schema registry (Apicurio) for the integration tests, fetched from Maven Central with Maven
 #      into .kafka/ (project-local; nothing is installed globally).

@@ -8,7 +8,7 @@ import { serveUntilSignal } from '../../connectors/kafka/serve-until-signal.js';
 import { PipelineMetrics } from '../../monitoring/pipeline-metrics.js';
 import { ConfigError } from '../../src/core/config-error.js';
 import { usageOf } from '../command-help.js';
-import { endpointUrl } from '../endpoint-url.js';
+import { endpointUrl } from '../../monitoring/endpoint-url.js';
 import { listenOrExplain } from '../listen-or-explain.js';
 import { numberFlag } from '../number-flag.js';
 
@@ -58,7 +58,7 @@ export async function banditDecideCommand(argv: string[]): Promise<number> {
       http = new BanditHttpService({ decider: served, exposition: monitoring, metrics, host, port: httpPort, maxBodyBytes });
       const listening = http;
       const bound = await listenOrExplain(() => listening.listen(), host, httpPort, '--port');
-      process.stdout.write(`${JSON.stringify({ type: 'listening', url: endpointUrl(host, bound, ''), instance: served.instanceId })}\n`);
+      process.stdout.write(`${JSON.stringify({ type: 'listening', url: endpointUrl(host, bound), instance: served.instanceId })}\n`);
     },
     stop: async (): Promise<void> => {
       await http?.close();

@@ -11,7 +11,7 @@ import { PipelineMetrics } from '../../monitoring/pipeline-metrics.js';
 import { Readiness } from '../../monitoring/readiness.js';
 import { ConfigError } from '../../src/core/config-error.js';
 import { usageOf } from '../command-help.js';
-import { endpointUrl } from '../endpoint-url.js';
+import { endpointUrl } from '../../monitoring/endpoint-url.js';
 import { jsonObjectFlag } from '../json-object-flag.js';
 import { listenOrExplain } from '../listen-or-explain.js';
 import { metricsEndpointOf } from '../metrics-endpoint-of.js';
@@ -62,7 +62,7 @@ export async function banditLearnCommand(argv: string[]): Promise<number> {
   await reachBrokers(port, brokerList);
   if (server !== undefined && endpoint !== undefined) {
     const bound = await listenOrExplain(() => server.listen(), endpoint.host, endpoint.port, '--metrics-port');
-    process.stdout.write(`${JSON.stringify({ type: 'metrics', url: endpointUrl(endpoint.host, bound, '/metrics') })}\n`);
+    process.stdout.write(`${JSON.stringify({ type: 'metrics', url: endpointUrl(endpoint.host, bound, 'metrics') })}\n`);
   }
   const store = await KafkaSnapshotStore.open(port, { topic: stateTopic });
   const policyStore = values['policy-topic'] === undefined ? undefined : await KafkaSnapshotStore.open(port, { topic: values['policy-topic'] });

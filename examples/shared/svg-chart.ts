@@ -1,9 +1,20 @@
-/** One curve of a chart: a polyline (`line`, the default, or `dashed`), markers (`points`) or both (`line-points`). */
+/**
+ * One curve of a chart: a polyline (`line`, the default, or `dashed`), markers (`points`, or open
+ * circles: `hollow`) or both (`line-points`); `labels[k]`, when given, is written beside point k.
+ */
 export interface ChartSeries {
   readonly name: string;
   readonly x: ArrayLike<number>;
   readonly y: ArrayLike<number>;
-  readonly style?: 'line' | 'points' | 'dashed' | 'line-points';
+  readonly style?: 'line' | 'points' | 'hollow' | 'dashed' | 'line-points';
+  readonly color?: string;
+  readonly labels?: readonly string[];
+}
+
+/** Vertical dashed lines at `x` (events such as a drift), one legend entry. */
+export interface ChartMarker {
+  readonly name: string;
+  readonly x: readonly number[];
   readonly color?: string;
 }
 
@@ -23,6 +34,9 @@ export interface ChartSpec {
   readonly yLabel: string;
   readonly series: readonly ChartSeries[];
   readonly bands?: readonly ChartBand[];
+  readonly markers?: readonly ChartMarker[];
+  /** A line of small text under the title (e.g. how to read the markers). */
+  readonly note?: string;
   readonly xRange?: readonly [number, number];
   readonly yRange?: readonly [number, number];
   readonly width?: number;
@@ -65,9 +79,10 @@ function extent(values: ArrayLike<number>[]): [number, number] {
 }
 
 /**
- * A dependency-free SVG line chart: title, labelled axes with round ticks and grid lines, one
- * polyline (or marker set) per series, optional shaded bands, and a legend. Each series and band
- * is a `<g data-series="name">`, so tests (and people) can find it. Non-finite points are skipped.
+ * A dependency-free SVG line chart: title (and note), labelled axes with round ticks and grid
+ * lines, one polyline (or marker set, optionally labelled point by point) per series, optional
+ * shaded bands and vertical event markers, and a legend. Each series, band and marker is a
+ * `<g data-series="name">`, so tests (and people) can find it. Non-finite points are skipped.
  */
 export function renderSvgChart(spec: ChartSpec): string {
   const width = spec.width ?? 720;
@@ -87,6 +102,7 @@ export function renderSvgChart(spec: ChartSpec): string {
     `<rect width="${width}" height="${height}" fill="white"/>`,
     `<text x="${width / 2}" y="24" text-anchor="middle" font-size="16" font-weight="bold">${escapeXml(spec.title)}</text>`,
   ];
+  if (spec.note !== undefined) out.push(`<text x="${width / 2}" y="39" text-anchor="middle" font-size="11" fill="#555">${escapeXml(spec.note)}</text>`);
   out.push('<g class="grid" stroke="#e0e0e0">');
   for (const t of xTicks.filter((t) => t >= x0 && t <= x1)) out.push(`<line x1="${fmt(px(t))}" y1="${MARGIN.top}" x2="${fmt(px(t))}" y2="${MARGIN.top + plotH}"/>`);
   for (const t of yTicks.filter((t) => t >= y0 && t <= y1)) out.push(`<line x1="${MARGIN.left}" y1="${fmt(py(t))}" x2="${MARGIN.left + plotW}" y2="${fmt(py(t))}"/>`);
@@ -103,14 +119,28 @@ export function renderSvgChart(spec: ChartSpec): string {
     const color = band.color ?? PALETTE[(spec.series.length + i) % PALETTE.length];
     out.push(`<g data-series="${escapeXml(band.name)}" clip-path="url(#plot)"><polygon points="${[...upper, ...lower].join(' ')}" fill="${color}" fill-opacity="0.2" stroke="none"/></g>`);
   });
+  const markers = spec.markers ?? [];
+  markers.forEach((marker, i) => {
+    const color = marker.color ?? PALETTE[(spec.series.length + bands.length + i) % PALETTE.length];
+    const lines = marker.x.filter((x) => x >= x0 && x <= x1).map((x) => `<line x1="${fmt(px(x))}" y1="${MARGIN.top}" x2="${fmt(px(x))}" y2="${MARGIN.top + plotH}" stroke="${color}" stroke-width="1.5" stroke-dasharray="3 3"/>`);
+    out.push(`<g data-series="${escapeXml(marker.name)}">${lines.join('')}</g>`);
+  });
   spec.series.forEach((series, i) => {
     const color = series.color ?? PALETTE[i % PALETTE.length];
-    const points: string[] = [];
-    for (let k = 0; k < series.x.length; k++) if (Number.isFinite(series.x[k]) && Number.isFinite(series.y[k])) points.push(`${fmt(px(series.x[k]))},${fmt(py(series.y[k]))}`);
+    const points: { x: string; y: string; label?: string }[] = [];
+    for (let k = 0; k < series.x.length; k++) {
+      if (Number.isFinite(series.x[k]) && Number.isFinite(series.y[k])) points.push({ x: fmt(px(series.x[k])), y: fmt(py(series.y[k])), label: series.labels?.[k] });
+    }
     const style = series.style ?? 'line';
-    const markers = style === 'points' || style === 'line-points' ? points.map((p) => { const [cx, cy] = p.split(','); return `<circle cx="${cx}" cy="${cy}" r="3.5" fill="${color}"/>`; }).join('') : '';
-    const line = style === 'points' ? '' : `<polyline points="${points.join(' ')}" fill="none" stroke="${color}" stroke-width="2"${style === 'dashed' ? ' stroke-dasharray="6 4"' : ''}/>`;
-    out.push(`<g data-series="${escapeXml(series.name)}" clip-path="url(#plot)">${line}${markers}</g>`);
+    const dots = style === 'points' || style === 'line-points' ? points.map((p) => `<circle cx="${p.x}" cy="${p.y}" r="3.5" fill="${color}"/>`).join('')
+      : style === 'hollow' ? points.map((p) => `<circle cx="${p.x}" cy="${p.y}" r="4" fill="white" stroke="${color}" stroke-width="1.5"/>`).join('') : '';
+    const line = style === 'points' || style === 'hollow' ? '' : `<polyline points="${points.map((p) => `${p.x},${p.y}`).join(' ')}" fill="none" stroke="${color}" stroke-width="2"${style === 'dashed' ? ' stroke-dasharray="6 4"' : ''}/>`;
+    // A label near the right edge goes to the left of its point, inside the plot.
+    const labels = points.filter((p) => p.label !== undefined).map((p) => {
+      const left = Number(p.x) > MARGIN.left + plotW - 50;
+      return `<text x="${fmt(Number(p.x) + (left ? -7 : 7))}" y="${fmt(Number(p.y) + 4)}"${left ? ' text-anchor="end"' : ''} font-size="10" fill="${color}">${escapeXml(p.label!)}</text>`;
+    }).join('');
+    out.push(`<g data-series="${escapeXml(series.name)}" clip-path="url(#plot)">${line}${dots}${labels}</g>`);
   });
   out.push(`<rect x="${MARGIN.left}" y="${MARGIN.top}" width="${plotW}" height="${plotH}" fill="none" stroke="#333"/>`);
   out.push('<g class="ticks" fill="#333">');
@@ -122,6 +152,7 @@ export function renderSvgChart(spec: ChartSpec): string {
   const entries = [
     ...spec.series.map((s, i) => ({ name: s.name, color: s.color ?? PALETTE[i % PALETTE.length], style: s.style ?? 'line' })),
     ...bands.map((b, i) => ({ name: b.name, color: b.color ?? PALETTE[(spec.series.length + i) % PALETTE.length], style: 'band' })),
+    ...markers.map((m, i) => ({ name: m.name, color: m.color ?? PALETTE[(spec.series.length + bands.length + i) % PALETTE.length], style: 'marker' })),
   ];
   const legendW = 24 + 7 * Math.max(...entries.map((e) => e.name.length), 4);
   const legendH = entries.length * 18 + 8;
@@ -133,7 +164,9 @@ export function renderSvgChart(spec: ChartSpec): string {
     const line = `<line x1="${left + 6}" y1="${y - 1}" x2="${left + 20}" y2="${y - 1}" stroke="${entry.color}" stroke-width="3"${entry.style === 'dashed' ? ' stroke-dasharray="4 2"' : ''}/>`;
     const dot = `<circle cx="${left + 13}" cy="${y - 1}" r="3.5" fill="${entry.color}"/>`;
     const mark = entry.style === 'band' ? `<rect x="${left + 6}" y="${y - 6}" width="14" height="10" fill="${entry.color}" fill-opacity="0.3"/>`
-      : entry.style === 'points' ? dot : entry.style === 'line-points' ? line + dot : line;
+      : entry.style === 'marker' ? `<line x1="${left + 13}" y1="${y - 8}" x2="${left + 13}" y2="${y + 5}" stroke="${entry.color}" stroke-width="1.5" stroke-dasharray="3 3"/>`
+        : entry.style === 'hollow' ? `<circle cx="${left + 13}" cy="${y - 1}" r="4" fill="white" stroke="${entry.color}" stroke-width="1.5"/>`
+          : entry.style === 'points' ? dot : entry.style === 'line-points' ? line + dot : line;
     out.push(`${mark}<text x="${left + 26}" y="${y + 3}">${escapeXml(entry.name)}</text>`);
   });
   out.push('</g></svg>');

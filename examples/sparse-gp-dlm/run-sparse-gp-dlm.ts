@@ -19,6 +19,8 @@ export const DEFAULT_SPARSE_GP_DLM: SparseGpDlmSettings = { records: 4000, batch
 export interface SparseGpDlmResults {
   readonly grid: { readonly x: number; readonly truth: number; readonly mean: number; readonly lower: number; readonly upper: number }[];
   readonly recent: { readonly x: number; readonly y: number }[];
+  /** The learned inducing inputs Z, each with the predictive mean there. */
+  readonly inducing: { readonly x: number; readonly mean: number }[];
   /** Held-out records: RMSE of the predictive mean against the noisy labels, and the share inside the band. */
   readonly heldOutRmse: number;
   readonly coverage: number;
@@ -63,5 +65,6 @@ export function runSparseGpDlm(settings: SparseGpDlmSettings = DEFAULT_SPARSE_GP
     se += (predictive.mean - label) ** 2;
     if (label >= lower && label <= upper) inside++;
   }
-  return { grid, recent, heldOutRmse: Math.sqrt(se / heldOut), coverage: inside / heldOut, steps, noiseVariance: model.hyperparameters().noiseVariance };
+  const inducing = Array.from(model.hyperparameters().Z, (z) => ({ x: z, mean: model.predict(Float64Array.of(z)).mean })).sort((a, b) => a.x - b.x);
+  return { grid, recent, inducing, heldOutRmse: Math.sqrt(se / heldOut), coverage: inside / heldOut, steps, noiseVariance: model.hyperparameters().noiseVariance };
 }

@@ -29,6 +29,8 @@ export interface BanditResults {
   readonly stationary: RegretCurve[];
   /** Drifting rewards: Thompson with forgetting off and on, ε-greedy, LinUCB. */
   readonly drift: RegretCurve[];
+  /** Steps after which the drifting world's weights moved (the next step sees the new weights). */
+  readonly driftSteps: number[];
   /** Thompson's posterior predictive for the arm it played vs the reward that followed (stationary run). */
   readonly calibration: CalibrationBin[];
 }
@@ -55,5 +57,6 @@ export function runBanditExperiment(settings: BanditSettings = DEFAULT_BANDIT_SE
     ...baselines().map((policy) => simulateBandit(policy, stationaryWorld, steps)),
   ];
   const drift = [thompson(), thompson(settings.forget), ...baselines()].map((policy) => simulateBandit(policy, driftWorld, steps));
-  return { stationary, drift, calibration: calibrationBins(predicted, outcomes) };
+  const driftSteps = Array.from({ length: Math.ceil(steps / settings.drift.every) - 1 }, (_, k) => (k + 1) * settings.drift.every);
+  return { stationary, drift, driftSteps, calibration: calibrationBins(predicted, outcomes) };
 }

@@ -48,7 +48,10 @@ describe('sparse-gp-dlm example', () => {
     dir = await mkdtemp(join(tmpdir(), 'vbstream-sgp-'));
     await writeSparseGpOutputs(dir, results, 0.9);
     const svg = await readFile(join(dir, 'predictive.svg'), 'utf8');
-    for (const name of ['predictive mean', 'true f', 'last minibatch', '90% predictive band']) expect(svg).toContain(`data-series="${name}"`);
+    for (const name of ['predictive mean', 'true f', 'last minibatch', '90% predictive band', 'inducing points (M = 15)']) expect(svg).toContain(`data-series="${name}"`);
+    expect(results.inducing).toHaveLength(15);
+    const inducing = /<g data-series="inducing points \(M = 15\)"[^>]*>(.*?)<\/g>/.exec(svg)![1];
+    expect(inducing.match(/<circle /g)).toHaveLength(results.inducing.filter((z) => Math.abs(z.x) <= 3).length);
     const csv = (await readFile(join(dir, 'predictive.csv'), 'utf8')).trim().split('\n');
     expect(csv[0]).toBe('x,true_f,mean,lower,upper');
     expect(csv).toHaveLength(results.grid.length + 1);

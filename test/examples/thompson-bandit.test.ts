@@ -48,8 +48,18 @@ describe('thompson-bandit example', () => {
     expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
     expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
     for (const name of ['thompson', 'epsilon-greedy (0.1)', 'LinUCB (alpha 1)']) expect(svg).toContain(`data-series="${name}"`);
-    expect(await readFile(join(dir, 'regret-drift.svg'), 'utf8')).toContain('data-series="thompson (forget 0.995)"');
-    expect(await readFile(join(dir, 'calibration.svg'), 'utf8')).toContain('data-series="perfect calibration"');
+    const driftSvg = await readFile(join(dir, 'regret-drift.svg'), 'utf8');
+    expect(driftSvg).toContain('data-series="thompson (forget 0.995)"');
+    expect(results.driftSteps).toEqual([500, 1000, 1500]);
+    const driftMarks = /<g data-series="reward weights drift">(.*?)<\/g>/.exec(driftSvg)![1];
+    expect(driftMarks.match(/<line /g)).toHaveLength(3);
+    const calibrationSvg = await readFile(join(dir, 'calibration.svg'), 'utf8');
+    expect(calibrationSvg).toContain('data-series="perfect calibration"');
+    // Every non-empty bin is labelled with its record count; the thin ones are drawn apart, as open circles.
+    for (const bin of results.calibration.filter((b) => b.count > 0)) expect(calibrationSvg).toContain(`>n=${bin.count}</text>`);
+    const thin = results.calibration.filter((b) => b.count > 0 && b.count < 30);
+    const sparseGroup = /<g data-series="bins of &lt; 30 records"[^>]*>(.*?)<\/g>/.exec(calibrationSvg)![1];
+    expect(sparseGroup.match(/fill="white"/g) ?? []).toHaveLength(thin.length);
     const regret = (await readFile(join(dir, 'regret.csv'), 'utf8')).trim().split('\n');
     expect(regret[0]).toBe('step,thompson,epsilon_greedy_0.1,LinUCB_alpha_1');
     expect(regret).toHaveLength(DEFAULT_BANDIT_SETTINGS.steps + 1);

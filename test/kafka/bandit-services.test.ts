@@ -44,30 +44,30 @@ describe('vbstream bandit:learn and bandit:decide over HTTP (real broker)', () =
     const deciders = [0, 1].map(() => new ServiceProcess<DeciderLine>([...topics, '--policy-topic', `${prefix}.policy`, '--model', 'shop', '--port', '0'], 'bandit:decide'));
     await waitFor(() => deciders.every((d) => d.events.some((e) => e.type === 'listening')), `the deciders to listen (stderr: ${deciders.map((d) => d.stderr).join(' | ')})`, 60_000);
     const urls = deciders.map((d) => (d.events.find((e) => e.type === 'listening') as { url: string }).url);
-    await waitFor(async () => (await Promise.all(urls.map(async (url) => (await fetch(`${url}/health`)).status))).every((s) => s === 200), 'both deciders to load the first policy', 60_000);
+    await waitFor(async () => (await Promise.all(urls.map(async (url) => (await fetch(`${url}health`)).status))).every((s) => s === 200), 'both deciders to load the first policy', 60_000);
 
     const decided: Decided[] = [];
     for (let i = 0; i < N; i++) {
-      const { status, json } = await post<Decided>(`${urls[i % 2]}/decide`, { context: [1, Math.sin(i)] });
+      const { status, json } = await post<Decided>(`${urls[i % 2]}decide`, { context: [1, Math.sin(i)] });
       expect(status).toBe(200);
       expect(json.policyRewards).toBe(0);
       decided.push(json);
     }
     expect(new Set(decided.map((d) => d.decisionId)).size).toBe(N);
     expect(new Set(decided.map((d) => d.instance)).size).toBe(2);
-    const regretOf = async (url: string): Promise<number> => sampleValue(parsePrometheusText(await (await fetch(`${url}/metrics`)).text()), 'vbstream_bandit_estimated_regret_total');
+    const regretOf = async (url: string): Promise<number> => sampleValue(parsePrometheusText(await (await fetch(`${url}metrics`)).text()), 'vbstream_bandit_estimated_regret_total');
     expect(await Promise.all(urls.map(regretOf)), 'under the prior every arm has the same expected reward: no choice is regretted').toEqual([0, 0]);
     const rewardOf = (d: Decided): number => (d.arm === 2 ? 0 : 1);
     for (const [i, d] of decided.entries()) {
-      const { status } = await post(`${urls[(i + 1) % 2]}/reward`, { decisionId: d.decisionId, reward: rewardOf(d) }); // the other decider: any takes any reward
+      const { status } = await post(`${urls[(i + 1) % 2]}reward`, { decisionId: d.decisionId, reward: rewardOf(d) }); // the other decider: any takes any reward
       expect(status).toBe(202);
     }
-    expect((await post(`${urls[0]}/reward`, { decisionId: decided[0].decisionId, reward: 1 })).status, 'a duplicate is accepted here; the learner dead-letters it').toBe(202);
+    expect((await post(`${urls[0]}reward`, { decisionId: decided[0].decisionId, reward: 1 })).status, 'a duplicate is accepted here; the learner dead-letters it').toBe(202);
 
     await waitFor(() => learner.events.some((e) => e.type === 'published' && e.learned === N && e.pending === 0), `the learner to learn ${N} rewards (stderr: ${learner.stderr})`, 60_000);
     await waitFor(() => deciders.every((d) => d.events.some((e) => e.type === 'policy' && e.rewards === N)), 'both deciders to swap in the policy of all rewards', 30_000);
     for (let i = 0; i < AFTER; i++) {
-      const after = await post<Decided>(`${urls[1]}/decide`, { context: [1, Math.cos(i)] });
+      const after = await post<Decided>(`${urls[1]}decide`, { context: [1, Math.cos(i)] });
       expect(after.json.policyRewards).toBe(N);
       expect(after.json.policyVersion).toBeGreaterThan(decided[0].policyVersion);
     }
@@ -97,7 +97,7 @@ describe('vbstream bandit:learn and bandit:decide over HTTP (real broker)', () =
 
     // The deciders' metrics: their decisions, propensities, estimated regret, served policy and requests.
     for (const [k, url] of urls.entries()) {
-      const samples = parsePrometheusText(await (await fetch(`${url}/metrics`)).text());
+      const samples = parsePrometheusText(await (await fetch(`${url}metrics`)).text());
       const mine = decided.filter((d) => d.instance === (deciders[k].events.find((e) => e.type === 'listening') as { instance: string }).instance).length + (k === 1 ? AFTER : 0);
       expect(sampleValue(samples, 'vbstream_bandit_decisions_total')).toBe(mine);
       expect(sampleValue(samples, 'vbstream_bandit_propensity_count')).toBe(mine);

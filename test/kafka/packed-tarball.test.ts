@@ -54,11 +54,25 @@ describe('the packed tarball in a fresh project (real broker with SASL, real sch
     rmSync(work, { recursive: true, force: true });
   });
 
-  it('ships the compiled library, CLI, dashboard, scrape config, config schema and licence; no benchmarks, examples, tests or source maps', () => {
+  it('ships the compiled library, CLI, live page (uPlot bundled), dashboard, scrape config, config schema and licence; no benchmarks, examples, tests or source maps', () => {
     for (const path of ['dist/src/index.js', 'dist/src/index.d.ts', 'dist/connectors/kafka/index.js', 'dist/monitoring/index.d.ts', 'dist/operators/index.js', 'dist/connectors/file/index.js', 'dist/src/bandit/index.js', 'dist/src/bandit/index.d.ts', 'dist/bandit/kafka/index.js', 'dist/bandit/kafka/index.d.ts', 'dist/cli/vbstream.js',
-      'monitoring/grafana-dashboard.json', 'monitoring/prometheus.yml', 'schema/pipeline-config.schema.json', 'LICENSE', 'README.md', 'package.json']) expect(files).toContain(path);
+      'monitoring/grafana-dashboard.json', 'monitoring/prometheus.yml', 'schema/pipeline-config.schema.json', 'LICENSE', 'README.md', 'package.json',
+      ...['index.html', 'live.js', 'live.css', 'uPlot.iife.min.js', 'uPlot.min.css', 'uPlot.LICENSE'].map((file) => `dist/monitoring/live/${file}`)]) expect(files).toContain(path);
     expect(files.filter((f) => /^dist\/(bench|examples|scripts|test)\/|\.map$|^src\/|^test\//.test(f))).toEqual([]);
     expect(sh('npx', ['vbstream', '--version'], project).trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('the installed CLI serves the live page with its bundled uPlot (no uplot package installed)', async () => {
+    const run = spawn(process.execPath, [join(project, 'node_modules/vbstream/dist/cli/vbstream.js'), 'run', '--metrics-port', '0', '--rate', '2000'], { cwd: project, stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      let stdout = '';
+      run.stdout?.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
+      await waitFor(() => /live view: (\S+)\)/.test(stdout), 'the live view URL', 30_000);
+      const page = /live view: (\S+)\)/.exec(stdout)![1];
+      for (const path of ['', 'live/live.js', 'live/uPlot.iife.min.js', 'live/uPlot.min.css']) expect((await fetch(`${page}${path}`)).status, path).toBe(200);
+    } finally {
+      run.kill('SIGKILL');
+    }
   });
 
   it('the README Kafka service type-checks against the published declarations and learns Avro records over SASL/SCRAM with metrics', async () => {

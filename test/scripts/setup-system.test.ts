@@ -7,7 +7,7 @@ import { repoRoot } from '../helpers/reference.js';
 
 /**
  * scripts/setup-system.sh against stand-in commands on a PATH of its own (no network, no real
- * install): which branch it takes when prometheus is present or missing, as root or not.
+ * install): which branch it takes when prometheus or chromium is present or missing, as root or not.
  */
 const script = join(repoRoot, 'scripts/setup-system.sh');
 let dir = '';
@@ -16,7 +16,7 @@ afterEach(() => {
   dir = '';
 });
 
-function fakeBin(options: { uid: number; prometheus: boolean; sudo: boolean }): { bin: string; log: string } {
+function fakeBin(options: { uid: number; prometheus: boolean; chromium?: boolean; sudo: boolean }): { bin: string; log: string } {
   dir = mkdtempSync(join(tmpdir(), 'vbstream-setup-'));
   const bin = join(dir, 'bin');
   const log = join(dir, 'calls.log');
@@ -27,11 +27,12 @@ function fakeBin(options: { uid: number; prometheus: boolean; sudo: boolean }): 
   };
   for (const name of ['env', 'head']) symlinkSync(`/usr/bin/${name}`, join(bin, name));
   tool('id', `echo ${options.uid}`);
-  const fakePrometheus = `#!/bin/sh\\necho 'prometheus, version 2.42.0+ds (fake)'\\n`;
-  tool('apt-get', `echo "apt-get DEBIAN_FRONTEND=$DEBIAN_FRONTEND $*" >> ${log}\ncase "$*" in *install*) printf "${fakePrometheus}" > ${bin}/prometheus; /bin/chmod +x ${bin}/prometheus;; esac`);
+  const fake = (name: string, version: string) => `printf "#!/bin/sh\\necho '${version} (fake)'\\n" > ${bin}/${name}; /bin/chmod +x ${bin}/${name}`;
+  tool('apt-get', `echo "apt-get DEBIAN_FRONTEND=$DEBIAN_FRONTEND $*" >> ${log}\ncase "$*" in *install*)\n  case "$*" in *prometheus*) ${fake('prometheus', 'prometheus, version 2.42.0+ds')};; esac\n  case "$*" in *chromium*) ${fake('chromium', 'Chromium 142.0')};; esac;;\nesac`);
   tool('service', `echo "service $*" >> ${log}`);
   if (options.sudo) tool('sudo', `echo "sudo $1" >> ${log}\nshift\nexec "$@"`);
   if (options.prometheus) tool('prometheus', "echo 'prometheus, version 2.42.0+ds'");
+  if (options.chromium ?? true) tool('chromium', "echo 'Chromium 142.0'");
   return { bin, log };
 }
 
@@ -39,12 +40,28 @@ const run = (bin: string) => spawnSync('/bin/bash', [script], { env: { PATH: bin
 const calls = (log: string): string[] => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : []);
 
 describe('scripts/setup-system.sh', () => {
-  it('does nothing when prometheus is already on PATH', () => {
+  it('does nothing when prometheus and chromium are already on PATH', () => {
     const { bin, log } = fakeBin({ uid: 0, prometheus: true, sudo: false });
     const result = run(bin);
     expect(result.status, result.stderr).toBe(0);
-    expect(result.stdout).toContain('prometheus already installed');
+    expect(result.stdout).toContain('prometheus and chromium already installed');
     expect(calls(log)).toEqual([]);
+  });
+
+  it('as root, installs chromium alone when only it is missing (no service to stop)', () => {
+    const { bin, log } = fakeBin({ uid: 0, prometheus: true, chromium: false, sudo: false });
+    const result = run(bin);
+    expect(result.status, result.stderr).toBe(0);
+    expect(calls(log)).toEqual(['apt-get DEBIAN_FRONTEND=noninteractive update -q', 'apt-get DEBIAN_FRONTEND=noninteractive install -y -q --no-install-recommends chromium']);
+    expect(result.stdout).toContain('Chromium 142.0 (fake)');
+    expect(run(bin).stdout).toContain('already installed');
+  });
+
+  it('as root, installs both in one apt-get call when both are missing', () => {
+    const { bin, log } = fakeBin({ uid: 0, prometheus: false, chromium: false, sudo: false });
+    const result = run(bin);
+    expect(result.status, result.stderr).toBe(0);
+    expect(calls(log).slice(0, 2)).toEqual(['apt-get DEBIAN_FRONTEND=noninteractive update -q', 'apt-get DEBIAN_FRONTEND=noninteractive install -y -q --no-install-recommends prometheus chromium']);
   });
 
   it('as root, installs the package non-interactively without recommends, then stops any service it started', () => {
@@ -68,7 +85,7 @@ describe('scripts/setup-system.sh', () => {
     const withoutSudo = fakeBin({ uid: 1000, prometheus: false, sudo: false });
     const refused = run(withoutSudo.bin);
     expect(refused.status).toBe(1);
-    expect(refused.stderr).toContain("install the Debian package 'prometheus' as root");
+    expect(refused.stderr).toContain("install the Debian package(s) 'prometheus' as root");
     expect(calls(withoutSudo.log)).toEqual([]);
   });
 });

@@ -1,0 +1,41 @@
+/** Reliability diagram of one model: per predicted-probability bin, its upper bound, the records in it and the positives among them. */
+export interface LiveCalibration {
+  readonly upper: readonly number[];
+  readonly count: readonly number[];
+  readonly positives: readonly number[];
+}
+
+/** One model (of one partition) in a live frame. */
+export interface LiveModelFrame {
+  readonly model: string;
+  readonly partition: string;
+  /** Records learned so far and their rate since the previous frame (records/s). */
+  readonly records: number;
+  readonly throughput: number;
+  /** Prequential scores over the recorder's window (absent before the first scored record). */
+  readonly logLoss?: number;
+  readonly brier?: number;
+  readonly effectiveDataSize?: number;
+  readonly snapshots: number;
+  readonly calibration?: LiveCalibration;
+  /** Largest posterior coefficients: feature names, means and Monte Carlo standard deviations. */
+  readonly coefficients?: { readonly names: readonly string[]; readonly mean: readonly number[]; readonly sd?: readonly number[] };
+}
+
+/**
+ * What the live view pushes every tick (as JSON on the `/events` stream): the state of every model
+ * and the pipeline-wide series at time `t` (ms since the epoch). Keys of `models` are
+ * `model` or `model / p<partition>`; of `lag`, `topic / p<partition>`.
+ */
+export interface LiveFrame {
+  readonly t: number;
+  readonly models: { readonly [key: string]: LiveModelFrame };
+  readonly lag: { readonly [topicPartition: string]: number };
+  readonly deadLetters: { readonly [reason: string]: number };
+  readonly queueDepth?: number;
+  readonly bandit?: {
+    readonly decisions?: number;
+    readonly arms?: { readonly names: readonly string[]; readonly choices: readonly number[] };
+    readonly cumulativeReward?: number;
+  };
+}

@@ -1,0 +1,289 @@
+// The live view of a vbstream pipeline: one Server-Sent Events stream (/events) of frames, drawn
+// with uPlot. Read-only; every text taken from the data goes into the page through textContent.
+'use strict';
+(() => {
+  const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
+  /** A reliability bin with fewer records than this is drawn as a small grey point: its rate is noise. */
+  const MIN_BIN_RECORDS = 30;
+  const state = { frames: [], capacity: 600, window: 1000, everyMs: 500 };
+  /** Charts by id (the end-to-end test reads them). */
+  const charts = new Map();
+  const panels = new Map();
+  window.vbstreamLive = { charts, frames: () => state.frames.length };
+
+  const colour = (i) => PALETTE[i % PALETTE.length];
+  const fmt = (v, digits = 3) => (v === undefined || v === null || Number.isNaN(v) ? '–' : Number(v).toFixed(digits));
+  const count = (v) => (v === undefined || v === null ? '–' : Math.round(v).toLocaleString('en-US'));
+
+  function element(tag, text, className) {
+    const node = document.createElement(tag);
+    if (text !== undefined) node.textContent = text;
+    if (className !== undefined) node.className = className;
+    return node;
+  }
+
+  /** The panel `id` in `section`, created on first use, with a title and a caption. */
+  function panel(section, id, title, caption) {
+    let entry = panels.get(id);
+    if (entry === undefined) {
+      const root = element('div', undefined, 'panel');
+      const heading = element('h3', title);
+      const note = element('p', caption ?? '', 'caption');
+      const chart = element('div', undefined, 'chart');
+      const extra = element('div');
+      root.append(heading, note, chart, extra);
+      const container = document.getElementById(section);
+      container.hidden = false;
+      // Panels of one kind (e.g. one per partition) stay in the order of their ids, whenever they appear.
+      const [group] = id.split(' ');
+      root.dataset.group = group;
+      const grid = container.querySelector('.grid');
+      const after = [...grid.children].find((sibling) => sibling.dataset.group === group && sibling.dataset.id > id);
+      root.dataset.id = id;
+      grid.insertBefore(root, after ?? null);
+      entry = { root, heading, note, chart, extra };
+      panels.set(id, entry);
+    }
+    if (caption !== undefined) entry.note.textContent = caption;
+    return entry;
+  }
+
+  function table(headers, rows, thin) {
+    const node = element('table');
+    const head = node.createTHead().insertRow();
+    for (const h of headers) head.append(element('th', h));
+    const body = node.createTBody();
+    rows.forEach((row, r) => {
+      const tr = body.insertRow();
+      for (const cell of row) {
+        const td = tr.insertCell();
+        td.textContent = cell;
+        if (thin !== undefined && thin[r]) td.className = 'thin';
+      }
+    });
+    return node;
+  }
+
+  /**
+   * Draws (or updates) chart `id`: `x` values, `series` [{label, values, ...uPlot series options}],
+   * `options` extra uPlot options. The chart is rebuilt when its series change.
+   */
+  function draw(id, host, x, series, options = {}) {
+    const signature = JSON.stringify(series.map((s) => s.label)) + JSON.stringify(options.bands ?? []);
+    const data = [x, ...series.map((s) => s.values)];
+    const existing = charts.get(id);
+    if (existing !== undefined && existing.signature === signature) {
+      existing.setData(data);
+      return existing;
+    }
+    existing?.destroy();
+    const width = Math.max(300, host.clientWidth || 420);
+    const plot = new uPlot({
+      width, height: options.height ?? 220,
+      scales: options.scales ?? { x: { time: true } },
+      axes: options.axes,
+      bands: options.bands,
+      legend: { show: options.legend ?? true, live: true },
+      cursor: { drag: { x: false, y: false } },
+      series: [{}, ...series.map(({ values, ...rest }, i) => ({ stroke: colour(i), width: 1.5, spanGaps: false, ...rest }))],
+    }, data, host);
+    plot.signature = signature;
+    charts.set(id, plot);
+    return plot;
+  }
+
+  const times = () => state.frames.map((f) => f.t / 1000);
+  const keysOf = (pick) => {
+    const keys = new Set();
+    for (const frame of state.frames) for (const key of Object.keys(pick(frame) ?? {})) keys.add(key);
+    return [...keys].sort();
+  };
+
+  function renderFlow(x) {
+    const models = keysOf((f) => f.models);
+    const throughput = models.map((key) => ({ label: key, values: state.frames.map((f) => f.models[key]?.throughput ?? null) }));
+    if (models.length > 1) throughput.push({ label: 'total', values: state.frames.map((f) => Object.values(f.models).reduce((a, m) => a + m.throughput, 0)), width: 2.5, stroke: '#222' });
+    draw('throughput', panel('flow', 'throughput', 'Throughput', 'records learned per second').chart, x, throughput);
+    const lags = keysOf((f) => f.lag);
+    if (lags.length > 0) {
+      const series = lags.map((key) => ({ label: key, values: state.frames.map((f) => f.lag[key] ?? null) }));
+      series.push({ label: 'total', values: state.frames.map((f) => Object.values(f.lag).reduce((a, b) => a + b, 0)), width: 2.5, stroke: '#222' });
+      draw('lag', panel('flow', 'lag', 'Consumer lag', 'messages behind the end of each partition').chart, x, series);
+    }
+    const queue = state.frames.map((f) => f.queueDepth ?? null);
+    if (queue.some((v) => v !== null)) draw('queue', panel('flow', 'queue', 'Queue', 'records accepted from the source, not yet learned').chart, x, [{ label: 'queued', values: queue }]);
+  }
+
+  function renderLearning(x) {
+    const models = keysOf((f) => f.models);
+    const window = `prequential (test-then-train), mean over the last ${count(state.window)} records`;
+    const logLoss = models.map((key) => ({ label: key, values: state.frames.map((f) => f.models[key]?.logLoss ?? null) }));
+    draw('log-loss', panel('learning', 'log-loss', 'Log-loss (nats per record)', window).chart, x, logLoss);
+    const brier = models.map((key) => ({ label: key, values: state.frames.map((f) => f.models[key]?.brier ?? null) }));
+    if (brier.some((s) => s.values.some((v) => v !== null))) draw('brier', panel('learning', 'brier', 'Brier score', window).chart, x, brier);
+    const last = state.frames[state.frames.length - 1];
+    for (const key of models) {
+      const calibration = last?.models[key]?.calibration;
+      if (calibration !== undefined) renderReliability(key, calibration);
+    }
+  }
+
+  function renderReliability(key, calibration) {
+    const id = `reliability ${key}`;
+    const entry = panel('learning', id, `Reliability diagram · ${key}`,
+      `observed rate of y = 1 per predicted-probability bin; bars: records per bin; bins under ${MIN_BIN_RECORDS} records are small grey points (too few to judge)`);
+    const { upper, count: counts, positives } = calibration;
+    const centres = upper.map((u, i) => (u + (i === 0 ? 0 : upper[i - 1])) / 2);
+    const rate = counts.map((c, i) => (c > 0 ? positives[i] / c : null));
+    draw(id, entry.chart, centres, [
+      { label: 'perfect calibration', values: centres, stroke: '#aaa', dash: [4, 4], points: { show: false } },
+      { label: `observed (≥ ${MIN_BIN_RECORDS} records)`, values: rate.map((r, i) => (counts[i] >= MIN_BIN_RECORDS ? r : null)), stroke: colour(0), points: { show: true, size: 9 } },
+      { label: `observed (< ${MIN_BIN_RECORDS} records)`, values: rate.map((r, i) => (counts[i] < MIN_BIN_RECORDS ? r : null)), stroke: '#bbb', width: 0, points: { show: true, size: 5 } },
+      { label: 'records', values: counts, scale: 'records', stroke: '#9ecae1', fill: 'rgba(158, 202, 225, 0.35)', paths: uPlot.paths.bars({ size: [0.9] }), points: { show: false } },
+    ], {
+      scales: { x: { time: false, range: [0, 1] }, y: { range: [0, 1] }, records: {} },
+      axes: [{ label: 'predicted p(y = 1)' }, { label: 'observed rate' }, { scale: 'records', side: 1, label: 'records', grid: { show: false } }],
+    });
+    entry.extra.replaceChildren(table(['bin', 'records', 'observed rate'],
+      upper.map((u, i) => [`${fmt(i === 0 ? 0 : upper[i - 1], 1)}–${fmt(u, 1)}`, count(counts[i]), counts[i] > 0 ? fmt(rate[i]) : '–']),
+      counts.map((c) => c < MIN_BIN_RECORDS)));
+  }
+
+  function renderPosterior(x) {
+    const models = keysOf((f) => f.models);
+    for (const key of models) {
+      const last = [...state.frames].reverse().find((f) => f.models[key]?.coefficients !== undefined);
+      if (last === undefined) continue;
+      const names = last.models[key].coefficients.names;
+      const series = [];
+      const bands = [];
+      names.forEach((name, i) => {
+        const at = (f, pick) => {
+          const c = f.models[key]?.coefficients;
+          const j = c === undefined ? -1 : c.names.indexOf(name);
+          return j < 0 ? null : pick(c, j);
+        };
+        const base = series.length + 1;
+        series.push({ label: name, values: state.frames.map((f) => at(f, (c, j) => c.mean[j])), stroke: colour(i) });
+        if (last.models[key].coefficients.sd !== undefined) {
+          series.push({ label: `${name} +2σ`, values: state.frames.map((f) => at(f, (c, j) => (c.sd === undefined ? null : c.mean[j] + 2 * c.sd[j]))), stroke: `${colour(i)}55`, width: 0.5 });
+          series.push({ label: `${name} −2σ`, values: state.frames.map((f) => at(f, (c, j) => (c.sd === undefined ? null : c.mean[j] - 2 * c.sd[j]))), stroke: `${colour(i)}55`, width: 0.5 });
+          bands.push({ series: [base + 1, base + 2], fill: `${colour(i)}22` });
+        }
+      });
+      const entry = panel('posterior', `coefficients ${key}`, `Posterior means · ${key}`,
+        `the ${names.length} largest coefficients by |mean|, with ±2σ credible bands (σ from 32 posterior draws)`);
+      draw(`coefficients ${key}`, entry.chart, x, series, { bands, height: 260, legend: false });
+      const { mean, sd } = last.models[key].coefficients;
+      entry.extra.replaceChildren(table(['feature', 'mean', '±2σ'], names.map((name, i) => [name, fmt(mean[i]), sd === undefined ? '–' : fmt(2 * sd[i])])));
+    }
+    const effective = models.map((key) => ({ label: key, values: state.frames.map((f) => f.models[key]?.effectiveDataSize ?? null) }));
+    if (effective.some((s) => s.values.some((v) => v !== null))) {
+      draw('effective', panel('posterior', 'effective', 'Effective data size', 'records the posterior represents').chart, x, effective);
+    }
+  }
+
+  function renderDurability(x) {
+    const models = keysOf((f) => f.models);
+    draw('snapshots', panel('durability', 'snapshots', 'Snapshots', 'durable posterior snapshots (cumulative)').chart, x,
+      models.map((key) => ({ label: key, values: state.frames.map((f) => f.models[key]?.snapshots ?? null) })));
+    const reasons = keysOf((f) => f.deadLetters);
+    const entry = panel('durability', 'dead-letters', 'Dead letters by reason', reasons.length === 0 ? 'none so far' : 'records sent to the dead-letter sink (cumulative)');
+    if (reasons.length > 0) {
+      draw('dead-letters', entry.chart, x, reasons.map((reason) => ({ label: reason, values: state.frames.map((f) => f.deadLetters[reason] ?? 0) })));
+      const last = state.frames[state.frames.length - 1];
+      entry.extra.replaceChildren(table(['reason', 'records'], reasons.map((r) => [r, count(last.deadLetters[r])])));
+    }
+  }
+
+  function renderPartitions(x) {
+    const last = state.frames[state.frames.length - 1];
+    const keys = keysOf((f) => f.models).filter((key) => last.models[key]?.partition !== '' && last.models[key] !== undefined);
+    if (keys.length === 0) return;
+    const lagOf = (frame, partition) => {
+      let total = null;
+      for (const [key, value] of Object.entries(frame.lag)) if (key.endsWith(` / p${partition}`)) total = (total ?? 0) + value;
+      return total;
+    };
+    for (const key of keys) {
+      const partition = last.models[key].partition;
+      const entry = panel('partitions', `partition ${key}`, key, 'records/s and consumer lag');
+      draw(`partition ${key}`, entry.chart, x, [
+        { label: 'records/s', values: state.frames.map((f) => f.models[key]?.throughput ?? null) },
+        { label: 'lag', values: state.frames.map((f) => lagOf(f, partition)), scale: 'lag' },
+      ], { height: 160, axes: [{}, { label: 'records/s' }, { scale: 'lag', side: 1, label: 'lag', grid: { show: false } }] });
+      const m = last.models[key];
+      entry.extra.replaceChildren(table(['records', 'log-loss', 'Brier', 'lag', 'snapshots'],
+        [[count(m.records), fmt(m.logLoss), fmt(m.brier), count(lagOf(last, partition)), count(m.snapshots)]]));
+    }
+  }
+
+  function renderBandit(x) {
+    const frames = state.frames.filter((f) => f.bandit !== undefined);
+    if (frames.length === 0) return;
+    const last = frames[frames.length - 1].bandit;
+    const names = last.arms?.names ?? [];
+    if (names.length > 0) {
+      draw('arm-shares', panel('bandit', 'arm-shares', 'Arm choice shares', 'share of decisions choosing each arm (cumulative)').chart, x, names.map((name, i) => ({
+        label: name,
+        values: state.frames.map((f) => {
+          const choices = f.bandit?.arms?.choices;
+          const total = choices?.reduce((a, b) => a + b, 0) ?? 0;
+          return choices === undefined || total === 0 ? null : choices[i] / total;
+        }),
+      })), { scales: { x: { time: true }, y: { range: [0, 1] } } });
+    }
+    if (last.cumulativeReward !== undefined) {
+      draw('reward', panel('bandit', 'reward', 'Cumulative reward', 'sum of the rewards learned').chart, x, [{ label: 'reward', values: state.frames.map((f) => f.bandit?.cumulativeReward ?? null) }]);
+    }
+    if (last.decisions !== undefined) {
+      draw('decisions', panel('bandit', 'decisions', 'Decisions', 'decisions joined (cumulative)').chart, x, [{ label: 'decisions', values: state.frames.map((f) => f.bandit?.decisions ?? null) }]);
+    }
+  }
+
+  function render() {
+    if (state.frames.length === 0) return;
+    const x = times();
+    renderFlow(x);
+    renderLearning(x);
+    renderPosterior(x);
+    renderDurability(x);
+    renderPartitions(x);
+    renderBandit(x);
+    const status = document.getElementById('status');
+    status.className = '';
+    status.textContent = `live · ${state.frames.length} frames (${fmt((state.frames.length * state.everyMs) / 1000, 0)} s kept, at most ${state.capacity}) · last ${new Date(state.frames[state.frames.length - 1].t).toLocaleTimeString()}`;
+  }
+
+  let pending = false;
+  function schedule() {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(() => {
+      pending = false;
+      render();
+    });
+  }
+
+  const events = new EventSource('events');
+  events.addEventListener('history', (event) => {
+    const history = JSON.parse(event.data);
+    Object.assign(state, { frames: history.frames, capacity: history.capacity, window: history.window, everyMs: history.everyMs });
+    document.getElementById('title').textContent = `vbstream · ${history.title}`;
+    document.title = `vbstream · ${history.title} · live view`;
+    schedule();
+  });
+  events.addEventListener('frame', (event) => {
+    state.frames.push(JSON.parse(event.data));
+    if (state.frames.length > state.capacity) state.frames.splice(0, state.frames.length - state.capacity);
+    schedule();
+  });
+  events.addEventListener('error', () => {
+    const status = document.getElementById('status');
+    status.className = 'down';
+    status.textContent = 'disconnected: retrying…';
+  });
+  window.addEventListener('resize', () => {
+    for (const plot of charts.values()) plot.setSize({ width: Math.max(300, plot.root.parentElement.clientWidth || 420), height: plot.height });
+  });
+})();
