@@ -137,7 +137,7 @@ export class BanditDecider {
     });
     const metrics = this.options.metrics;
     if (metrics !== undefined) {
-      metrics.recordDecision(decision.propensity);
+      metrics.recordDecision(decision.propensity, decision.arm);
       const expected = policy.expectedRewards(made.context);
       metrics.recordEstimatedRegret(Math.max(...expected) - expected[made.arm]);
     }

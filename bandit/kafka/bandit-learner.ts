@@ -308,7 +308,7 @@ export class BanditLearner {
       if (Number(message.offset) < part.decisionsNext) continue;
       try {
         const decision = parseLoggedDecision(this.json(message), part.policy.arms, part.policy.dim);
-        if (part.pending.add(decision, p)) this.options.metrics?.recordDecision(decision.propensity);
+        if (part.pending.add(decision, p)) this.options.metrics?.recordDecision(decision.propensity, decision.arm);
       } catch (error) {
         this.deadLetter(batch.topic, p, message, error);
       }

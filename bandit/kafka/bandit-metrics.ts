@@ -1,12 +1,14 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { DeadLetterReason } from '../../connectors/kafka/dead-letter-reason.js';
+import type { BanditLiveSource } from '../../monitoring/bandit-live-source.js';
 
 /**
  * The bandit backend's metrics in a registry (e.g. `PipelineMetrics.registry`, served by its
  * metrics server): decisions (their rate is decisions/s) and their propensities, the estimated
  * regret of the decisions, rewards by outcome (the reward rate) and their sum (the mean reward), the
  * reward delay from decision to reward, pending decisions, dead letters by reason, the rewards behind
- * the policy a decider serves, and the HTTP requests of the decide service by route and status.
+ * the policy a decider serves, and the HTTP requests of the decide service by route and status. It
+ * is also the live page's source of arm choices and cumulative reward ({@link BanditLiveSource}).
  *
  * Estimated regret: at each decision, a decider adds max_a μ̂(x, a) − μ̂(x, chosen), where μ̂(x, a) is
  * E[r | x, a] under the posterior of the policy that decided (its mean, `expectedRewards`): the
@@ -15,8 +17,12 @@ import type { DeadLetterReason } from '../../connectors/kafka/dead-letter-reason
  * the true rewards (which `simulateBandit` measures where the world is known), and it shrinks both
  * when the policy learns and when it stops exploring.
  */
-export class BanditMetrics {
+export class BanditMetrics implements BanditLiveSource {
   private readonly decisions: Counter;
+  private readonly armDecisions: Counter<'arm'>;
+  /** Decisions per arm and the reward sum, as the live page reads them. */
+  private readonly choices: number[] = [];
+  private rewardTotal = 0;
   private readonly propensity: Histogram;
   private readonly rewards: Counter<'outcome'>;
   private readonly delay: Histogram;
@@ -30,6 +36,7 @@ export class BanditMetrics {
   constructor(registry: Registry) {
     const registers = [registry];
     this.decisions = new Counter({ name: 'vbstream_bandit_decisions_total', help: 'Decisions logged (deciders) or joined (learner).', registers });
+    this.armDecisions = new Counter({ name: 'vbstream_bandit_arm_decisions_total', help: 'Decisions by the arm chosen (their shares: how the policy divides its traffic).', labelNames: ['arm'], registers });
     this.propensity = new Histogram({ name: 'vbstream_bandit_propensity', help: 'Propensity of the chosen arm, per decision (small ones make off-policy estimates noisy).', buckets: [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 0.8, 0.95, 1], registers });
     this.rewards = new Counter({ name: 'vbstream_bandit_rewards_total', help: 'Decisions resolved: rewarded, expired-learned (default reward) or expired-dropped.', labelNames: ['outcome'], registers });
     this.delay = new Histogram({ name: 'vbstream_bandit_reward_delay_seconds', help: 'From a decision to its reward reaching the rewards topic.', buckets: [0.01, 0.1, 1, 10, 60, 600, 3600, 86_400], registers });
@@ -41,9 +48,20 @@ export class BanditMetrics {
     this.requests = new Counter({ name: 'vbstream_bandit_http_requests_total', help: 'Requests to the decide service, by route and HTTP status.', labelNames: ['route', 'status'], registers });
   }
 
-  recordDecision(propensity: number): void {
+  recordDecision(propensity: number, arm: number): void {
     this.decisions.inc();
+    this.armDecisions.inc({ arm: String(arm) });
+    for (let a = this.choices.length; a <= arm; a++) this.choices.push(0);
+    this.choices[arm]++;
     this.propensity.observe(propensity);
+  }
+
+  armChoices(): readonly number[] {
+    return this.choices;
+  }
+
+  cumulativeReward(): number {
+    return this.rewardTotal;
   }
 
   /** A decider's estimated regret of one decision (see the class comment). */
@@ -54,6 +72,7 @@ export class BanditMetrics {
   recordReward(delaySeconds: number, reward: number): void {
     this.rewards.inc({ outcome: 'rewarded' });
     this.rewardSum.inc(reward);
+    this.rewardTotal += reward;
     this.delay.observe(delaySeconds);
   }
 

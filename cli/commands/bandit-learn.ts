@@ -6,6 +6,7 @@ import { createKafkajsPort } from '../../connectors/kafka/kafkajs-port.js';
 import { KafkaSnapshotStore } from '../../connectors/kafka/kafka-snapshot-store.js';
 import { reachBrokers } from '../../connectors/kafka/reach-brokers.js';
 import { serveUntilSignal } from '../../connectors/kafka/serve-until-signal.js';
+import { LiveView } from '../../monitoring/live-view.js';
 import { MetricsServer } from '../../monitoring/metrics-server.js';
 import { PipelineMetrics } from '../../monitoring/pipeline-metrics.js';
 import { Readiness } from '../../monitoring/readiness.js';
@@ -23,8 +24,8 @@ import { numberFlag } from '../number-flag.js';
  * (a `BanditPolicyConfig`). Any number of instances share the partitions in one consumer group
  * (`--group-id`); each partition's state goes to `--state-topic` under `NAME/learner/<p>`, the merged
  * policy for the deciders to `--policy-topic` (default: the state topic) under `NAME/global`. Prints its events as JSON lines
- * (the first `{"type":"metrics","url":…}` when it serves metrics); serves /metrics, /healthz and
- * /readyz (ready once started) on `--metrics-host:--metrics-port`. SIGTERM/SIGINT snapshot and exit 0;
+ * (the first `{"type":"metrics","url":…,"live":…}` when it serves metrics); serves /metrics, /healthz,
+ * /readyz (ready once started) and the live page at / (arm shares, cumulative reward, …) on `--metrics-host:--metrics-port`. SIGTERM/SIGINT snapshot and exit 0;
  * a fatal error exits 1, bad options exit 2 (usage) or 1 (`ConfigError`).
  */
 export async function banditLearnCommand(argv: string[]): Promise<number> {
@@ -56,13 +57,15 @@ export async function banditLearnCommand(argv: string[]): Promise<number> {
   const monitoring = new PipelineMetrics({ pipeline: model });
   const metrics = new BanditMetrics(monitoring.registry);
   const readiness = new Readiness(['learner-started']);
-  const server = endpoint === undefined ? undefined : new MetricsServer({ metrics: monitoring, readiness, host: endpoint.host, port: endpoint.port });
+  const live = endpoint === undefined ? undefined : new LiveView({ metrics: monitoring, title: model, bandit: metrics });
+  const server = endpoint === undefined ? undefined : new MetricsServer({ metrics: monitoring, readiness, host: endpoint.host, port: endpoint.port, live });
   const brokerList = brokers.split(',');
   const port = createKafkajsPort({ brokers: brokerList, clientId: `vbstream-bandit-learner-${process.pid}`, logLevel: 'nothing' });
   await reachBrokers(port, brokerList);
   if (server !== undefined && endpoint !== undefined) {
     const bound = await listenOrExplain(() => server.listen(), endpoint.host, endpoint.port, '--metrics-port');
-    process.stdout.write(`${JSON.stringify({ type: 'metrics', url: endpointUrl(endpoint.host, bound, 'metrics') })}\n`);
+    live?.start();
+    process.stdout.write(`${JSON.stringify({ type: 'metrics', url: endpointUrl(endpoint.host, bound, 'metrics'), live: endpointUrl(endpoint.host, bound) })}\n`);
   }
   const store = await KafkaSnapshotStore.open(port, { topic: stateTopic });
   const policyStore = values['policy-topic'] === undefined ? undefined : await KafkaSnapshotStore.open(port, { topic: values['policy-topic'] });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { LiveFrame } from '../../monitoring/live-frame.js';
 import type { BanditLearnerEvent } from '../../bandit/kafka/bandit-learner-event.js';
 import { DEAD_LETTER_HEADERS } from '../../connectors/kafka/dead-letter-sink.js';
 import { KafkaSnapshotStore } from '../../connectors/kafka/kafka-snapshot-store.js';
@@ -11,7 +12,7 @@ const ARMS = 3;
 const N = 40;
 const AFTER = 30;
 
-type LearnerLine = BanditLearnerEvent | { readonly type: 'metrics'; readonly url: string };
+type LearnerLine = BanditLearnerEvent | { readonly type: 'metrics'; readonly url: string; readonly live: string };
 type DeciderLine = { readonly type: 'listening'; readonly url: string; readonly instance: string } | { readonly type: 'policy'; readonly rewards: number; readonly version: number };
 
 interface Decided {
@@ -66,8 +67,10 @@ describe('vbstream bandit:learn and bandit:decide over HTTP (real broker)', () =
 
     await waitFor(() => learner.events.some((e) => e.type === 'published' && e.learned === N && e.pending === 0), `the learner to learn ${N} rewards (stderr: ${learner.stderr})`, 60_000);
     await waitFor(() => deciders.every((d) => d.events.some((e) => e.type === 'policy' && e.rewards === N)), 'both deciders to swap in the policy of all rewards', 30_000);
+    const afterArms: number[] = [];
     for (let i = 0; i < AFTER; i++) {
       const after = await post<Decided>(`${urls[1]}decide`, { context: [1, Math.cos(i)] });
+      afterArms.push(after.json.arm);
       expect(after.json.policyRewards).toBe(N);
       expect(after.json.policyVersion).toBeGreaterThan(decided[0].policyVersion);
     }
@@ -94,6 +97,24 @@ describe('vbstream bandit:learn and bandit:decide over HTTP (real broker)', () =
     expect(sampleValue(learned, 'vbstream_bandit_reward_delay_seconds_count')).toBe(N);
     expect(sampleValue(learned, 'vbstream_bandit_dead_letters_total', { reason: 'duplicate-reward' })).toBe(1);
     expect((await fetch(learnerUrl.replace('/metrics', '/readyz'))).status).toBe(200);
+
+    // The learner's live page: its frames carry the arms' choices and the cumulative reward.
+    const page = (learner.events.find((e) => e.type === 'metrics') as { live: string }).live;
+    expect((await fetch(page)).status).toBe(200);
+    const latestFrame = async (): Promise<LiveFrame> => {
+      const controller = new AbortController();
+      const response = await fetch(`${page}events`, { signal: controller.signal });
+      const { value } = await response.body!.getReader().read();
+      controller.abort();
+      const history = JSON.parse(/^data: (.*)$/m.exec(new TextDecoder().decode(value))![1]) as { frames: LiveFrame[] };
+      return history.frames[history.frames.length - 1];
+    };
+    await waitFor(async () => (await latestFrame()).bandit?.arms?.choices.reduce((a, b) => a + b, 0) === N + AFTER, 'the live page to show every decision\'s arm', 10_000);
+    const frame = await latestFrame();
+    const chosen = Array.from({ length: ARMS }, (_, a) => decided.filter((d) => d.arm === a).length + afterArms.filter((arm) => arm === a).length);
+    expect(frame.bandit?.arms?.choices).toEqual(chosen);
+    for (let a = 0; a < ARMS; a++) expect(sampleValue(learned, 'vbstream_bandit_arm_decisions_total', { arm: String(a) })).toBe(chosen[a]);
+    expect(frame.bandit?.cumulativeReward).toBe(decided.reduce((sum, d) => sum + rewardOf(d), 0));
 
     // The deciders' metrics: their decisions, propensities, estimated regret, served policy and requests.
     for (const [k, url] of urls.entries()) {
