@@ -45,7 +45,7 @@ const RECORDS: { readonly [id: string]: number } = { 'gp-exact': 300 };
 const CHUNK_DEPENDENCE: { readonly [id: string]: number } = {
   'vb-linear': 1e-3, 'vb-linear-ard': 1e-3, 'vb-logit': 1e-3, 'vb-logit-ard': 1e-3, 'pg-logit': 1e-3,
   'vi-per': 1e-3, 'vi-per-mf': 1e-3, 'vi-gh': 1e-3, 'vi-mc': 1e-2,
-  direct: 1e-10, 'direct-logit': 0.05, 'sparse-gp': 0.1, 'sparse-gp-classifier': 0.1, 'sparse-gp-count': 0.1, 'gp-exact': 0.05,
+  direct: 1e-10, 'direct-bnn': 1e-10, 'direct-logit': 0.05, 'sparse-gp': 0.1, 'sparse-gp-classifier': 0.1, 'sparse-gp-count': 0.1, 'gp-exact': 0.05,
 };
 
 const KILL_POINTS = ['snapshot-writing:1', 'snapshot-durable:2', 'committed:2'];
