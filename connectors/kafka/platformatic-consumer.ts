@@ -22,7 +22,9 @@ const RESTART_MS = 300;
  * the client's group membership (join, sync, heartbeats, rejoin on rebalance) and its Fetch
  * request, and this class's own fetch loop over the assigned partitions — positions from the
  * committed offsets (else the earliest or latest), per-partition pause / resume, seek, one batch
- * of one partition at a time, the next fetch starting after the last resolved offset. A batch is
+ * of one partition at a time, the next fetch starting after the last resolved offset (the next
+ * round is fetched while a round's batches are handled, from where they end, and dropped for a
+ * partition that did not get there: paused, sought, not fully resolved). A batch is
  * stale once its partition is sought or the group generation changed. A failing batch (or fetch)
  * is reported as `consumer.crash`, restarting from the committed offsets when the error (or its
  * cause) is retriable, as kafkajs does; else the loop ends.
@@ -113,10 +115,28 @@ export class PlatformaticConsumer implements ConsumerPort {
   }
 
   private async fetchLoop(config: Run): Promise<void> {
+    let next: Promise<Fetched> | undefined;
     while (this.running) {
       try {
-        await this.fetchOnce(config);
+        if (this.needsPositions) {
+          next = undefined;
+          await this.loadPositions();
+        }
+        for (const [key, offset] of this.sought) this.positions.set(key, offset);
+        this.sought.clear();
+        const fetched = await (next ?? this.fetch(new Map()));
+        next = undefined;
+        if (fetched.responses.length === 0) {
+          await sleep(IDLE_MS);
+          continue;
+        }
+        // Fetch ahead while this round's batches are handled, from where they end: used for the
+        // partitions a round leaves fully resolved, dropped (and fetched again) for the others.
+        next = this.fetch(this.aheadOf(fetched));
+        next.catch(() => undefined);
+        for (const response of fetched.responses) await this.deliver(config, response, fetched);
       } catch (error) {
+        next = undefined;
         if (!this.running) return;
         const failure = error instanceof Error ? error : new Error(String(error));
         const restart = isRetriable(failure);
@@ -131,10 +151,9 @@ export class PlatformaticConsumer implements ConsumerPort {
     }
   }
 
-  /** One round: positions if the assignment changed, one Fetch per leader, then each partition's batch in turn. */
-  private async fetchOnce(config: Run): Promise<void> {
+  /** One Fetch per leader for the assigned, unpaused partitions, from their positions (or `ahead`). */
+  private async fetch(ahead: Map<string, bigint>): Promise<Fetched> {
     const generation = this.generation;
-    if (this.needsPositions) await this.loadPositions();
     const metadata = await this.client.metadata({ topics: this.topics });
     const requests = new Map<number, FetchRequestTopic[]>();
     const topicNames = new Map<string, string>();
@@ -145,12 +164,7 @@ export class PlatformaticConsumer implements ConsumerPort {
       topicNames.set(topicMetadata.id, topic);
       for (const partition of partitions) {
         const key = keyOf(topic, partition);
-        const sought = this.sought.get(key);
-        if (sought !== undefined) {
-          this.positions.set(key, sought);
-          this.sought.delete(key);
-        }
-        const fetchOffset = this.positions.get(key);
+        const fetchOffset = ahead.get(key) ?? this.positions.get(key);
         if (this.paused.has(key) || fetchOffset === undefined) continue;
         requested.set(key, fetchOffset);
         const leader = topicMetadata.partitions[partition].leader;
@@ -159,15 +173,29 @@ export class PlatformaticConsumer implements ConsumerPort {
         requests.set(leader, topics);
       }
     }
-    if (requests.size === 0) {
-      await sleep(IDLE_MS);
-      return;
-    }
     const responses = await Promise.all([...requests].map(([node, topics]) => this.client.fetch({ node, topics })));
-    for (const response of responses) await this.deliver(config, response, topicNames, requested, generation);
+    return { responses, topicNames, requested, generation };
   }
 
-  private async deliver(config: Run, response: FetchResponse, topicNames: Map<string, string>, requested: Map<string, bigint>, generation: number): Promise<void> {
+  /** Where each partition of `fetched` that returned records from its current position continues once they are all resolved. */
+  private aheadOf(fetched: Fetched): Map<string, bigint> {
+    const ahead = new Map<string, bigint>();
+    for (const response of fetched.responses) {
+      for (const topicResponse of response.responses) {
+        const topic = fetched.topicNames.get(topicResponse.topicId) as string;
+        for (const { partitionIndex, records } of topicResponse.partitions) {
+          const key = keyOf(topic, partitionIndex);
+          if (records === undefined || records.length === 0 || this.positions.get(key) !== fetched.requested.get(key)) continue;
+          const last = records[records.length - 1];
+          ahead.set(key, last.firstOffset + BigInt(last.lastOffsetDelta) + 1n);
+        }
+      }
+    }
+    return ahead;
+  }
+
+  /** Hands each partition's records to `eachBatch`, if the partition is still where the fetch started and not paused, sought or reassigned. */
+  private async deliver(config: Run, response: FetchResponse, { topicNames, requested, generation }: Fetched): Promise<void> {
     for (const topicResponse of response.responses) {
       const topic = topicNames.get(topicResponse.topicId) as string;
       for (const partitionResponse of topicResponse.partitions) {
@@ -175,7 +203,7 @@ export class PlatformaticConsumer implements ConsumerPort {
         const key = keyOf(topic, partition);
         const fetchOffset = requested.get(key) as bigint;
         const stale = (): boolean => generation !== this.generation || this.sought.has(key);
-        if (!this.running || stale() || this.paused.has(key)) continue;
+        if (!this.running || stale() || this.paused.has(key) || this.positions.get(key) !== fetchOffset) continue;
         if (partitionResponse.errorCode === OFFSET_OUT_OF_RANGE) {
           this.positions.set(key, (await this.listOffsets(this.fromBeginning)).get(topic)?.[partition] ?? 0n);
           continue;
@@ -241,6 +269,14 @@ export class PlatformaticConsumer implements ConsumerPort {
   private listOffsets(earliest: boolean): Promise<Map<string, bigint[]>> {
     return this.client.listOffsets({ topics: this.assignment.map((a) => a.topic), timestamp: earliest ? -2n : -1n });
   }
+}
+
+/** One round's Fetch responses and what they asked for. */
+interface Fetched {
+  readonly responses: FetchResponse[];
+  readonly topicNames: Map<string, string>;
+  readonly requested: Map<string, bigint>;
+  readonly generation: number;
 }
 
 function keyOf(topic: string, partition: number): string {
