@@ -4,15 +4,16 @@ import type { KafkaPort } from './kafka-port.js';
 import { createKafkajsPort } from './kafkajs-port.js';
 import { createPlatformaticPort } from './platformatic-port.js';
 
-/** The Kafka clients vbstream can run on. */
-const KAFKA_CLIENTS = ['kafkajs', 'platformatic'] as const;
+/** The Kafka clients vbstream can run on; the first is the default. */
+const KAFKA_CLIENTS = ['platformatic', 'kafkajs'] as const;
 
 /**
- * The {@link KafkaPort} of the client `connection.client` names (default kafkajs); `logLevel` is
- * kafkajs's (the other client logs nothing). An unknown client is a `ConfigError`.
+ * The {@link KafkaPort} of the client `connection.client` names: `platformatic` (default,
+ * `@platformatic/kafka`) or `kafkajs`; `logLevel` is kafkajs's (the other client logs nothing).
+ * An unknown client is a `ConfigError`.
  */
 export function createKafkaPort(connection: KafkaConnection & { logLevel?: 'nothing' | 'error' | 'warn' | 'info' }): KafkaPort {
-  const client = connection.client ?? 'kafkajs';
+  const client = connection.client ?? KAFKA_CLIENTS[0];
   if (client === 'kafkajs') return createKafkajsPort(connection);
   if (client === 'platformatic') return createPlatformaticPort(connection);
   throw new ConfigError(`unknown Kafka client '${String(client)}' (one of ${KAFKA_CLIENTS.join(', ')})`, { field: 'client', value: client });
