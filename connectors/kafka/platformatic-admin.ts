@@ -1,5 +1,6 @@
 import { Admin, type BaseOptions } from '@platformatic/kafka';
 import type { AdminPort } from './kafka-port.js';
+import { platformaticFailure } from './platformatic-failure.js';
 
 /** Kafka error code TOPIC_ALREADY_EXISTS. */
 const TOPIC_ALREADY_EXISTS = 36;
@@ -13,7 +14,7 @@ export class PlatformaticAdmin implements AdminPort {
   }
 
   async connect(): Promise<void> {
-    await this.client.metadata({ topics: [] });
+    await this.client.metadata({ topics: [] }).catch((error: unknown) => { throw platformaticFailure(error); });
   }
 
   async disconnect(): Promise<void> {

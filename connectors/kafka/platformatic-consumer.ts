@@ -1,5 +1,6 @@
 import { Consumer, type ConsumerOptions, type GroupAssignment } from '@platformatic/kafka';
 import type { ConsumerPort, PortBatch, PortEachBatchPayload, PortHeaders, PortMessage } from './kafka-port.js';
+import { platformaticFailure } from './platformatic-failure.js';
 
 type Run = Parameters<ConsumerPort['run']>[0];
 type Client = Consumer<Buffer, Buffer, Buffer, Buffer>;
@@ -27,7 +28,9 @@ const RESTART_MS = 300;
  * partition that did not get there: paused, sought, not fully resolved). A batch is
  * stale once its partition is sought or the group generation changed. A failing batch (or fetch)
  * is reported as `consumer.crash`, restarting from the committed offsets when the error (or its
- * cause) is retriable, as kafkajs does; else the loop ends.
+ * cause) is retriable, as kafkajs does; else the loop ends. A batch that fails after the group
+ * rebalanced under it (the client rejoins on its heartbeat timer, kafkajs between batches) is
+ * superseded, not a crash: the new assignment starts from the committed offsets.
  */
 export class PlatformaticConsumer implements ConsumerPort {
   private readonly client: Client;
@@ -59,7 +62,7 @@ export class PlatformaticConsumer implements ConsumerPort {
   }
 
   async connect(): Promise<void> {
-    await this.client.metadata({ topics: [] });
+    await this.client.metadata({ topics: [] }).catch((error: unknown) => { throw platformaticFailure(error); });
   }
 
   async disconnect(): Promise<void> {
@@ -244,7 +247,13 @@ export class PlatformaticConsumer implements ConsumerPort {
           isRunning: () => this.running,
           isStale: stale,
         };
-        await config.eachBatch(payload);
+        try {
+          await config.eachBatch(payload);
+        } catch (error) {
+          // The group rebalanced while the batch was handled (this client rejoins on its own
+          // timer, kafkajs only between batches): the batch is superseded, not a crash.
+          if (generation === this.generation) throw error;
+        }
         if (config.eachBatchAutoResolve ?? true) resolve(lastOffset);
         if ((config.autoCommit ?? true) && !stale()) await this.commitOffsets([{ topic, partition, offset: String(this.positions.get(key)) }]);
       }

@@ -16,7 +16,6 @@ export function createPlatformaticPort(options: KafkaConnection): KafkaPort {
   const base: BaseOptions = {
     clientId: options.clientId ?? 'vbstream', bootstrapBrokers: [...options.brokers], connectTimeout: options.connectionTimeoutMs ?? 3_000, retries: 8, retryDelay: 300,
     tls: ssl === undefined || ssl === false ? undefined : ssl === true ? {} : { ...ssl },
-    tlsServerName: ssl === undefined || ssl === false ? undefined : true,
     sasl: options.sasl === undefined ? undefined : { mechanism: options.sasl.mechanism.toUpperCase() as 'PLAIN' | 'SCRAM-SHA-256' | 'SCRAM-SHA-512', username: options.sasl.username, password: options.sasl.password },
   };
   return {

@@ -1,14 +1,17 @@
 import { Producer, type MessageToProduce, type ProducerOptions } from '@platformatic/kafka';
 import { defaultPartition } from './default-partition.js';
 import type { PortHeaders, PortOutgoingMessage, ProducerPort } from './kafka-port.js';
+import { platformaticFailure } from './platformatic-failure.js';
 
 type Message = MessageToProduce<Buffer, Buffer, Buffer, Buffer>;
 
 /**
  * {@link ProducerPort} on a `@platformatic/kafka` producer. Each send places its records itself —
  * the explicit partition, else Kafka's default partitioner on the key ({@link defaultPartition},
- * the Java client's and kafkajs's choice; the client's own differs), else round robin — and hands
- * them to the client grouped per partition in one O(n) pass, order kept within each partition.
+ * the Java client's and kafkajs's choice; the client's own differs), else round robin — groups
+ * them per partition in one O(n) pass (order kept within each partition) and sends each partition's
+ * records as a request of its own, at once: the client retries a failed request whole, so a
+ * request spanning partitions would write again the records of the partitions that succeeded.
  * An idempotent producer (or `maxInFlightRequests: 1`) sends one request at a time, in call order:
  * the client numbers a partition's sequences only when a send is acknowledged.
  */
@@ -24,7 +27,7 @@ export class PlatformaticProducer implements ProducerPort {
   }
 
   async connect(): Promise<void> {
-    await this.client.metadata({ topics: [] });
+    await this.client.metadata({ topics: [] }).catch((error: unknown) => { throw platformaticFailure(error); });
   }
 
   async disconnect(): Promise<void> {
@@ -53,7 +56,8 @@ export class PlatformaticProducer implements ProducerPort {
       });
     }
     this.roundRobin.set(topic, next % partitions);
-    return this.client.send({ messages: perPartition.flat(), acks: record.acks ?? -1 });
+    const acks = record.acks ?? -1;
+    return Promise.all(perPartition.filter((messages) => messages.length > 0).map((messages) => this.client.send({ messages, acks })));
   }
 }
 

@@ -70,7 +70,7 @@ describe.each<Client>(['kafkajs', 'platformatic'])('KafkaPort contract on the re
     const { consumer } = await consume(port, topic, group);
     await consumer.commitOffsets([{ topic, partition: 1, offset: '3' }]);
     await close(consumer);
-    const committed = await admin.fetchOffsets({ groupId: group, topics: [topic] });
+    const committed = (await admin.fetchOffsets({ groupId: group, topics: [topic] })).map((t) => ({ topic: t.topic, partitions: t.partitions.map(({ partition, offset }) => ({ partition, offset })) }));
     expect(committed).toEqual([{ topic, partitions: [{ partition: 0, offset: '-1' }, { partition: 1, offset: '3' }, { partition: 2, offset: '-1' }] }]);
   });
 
@@ -87,7 +87,9 @@ describe.each<Client>(['kafkajs', 'platformatic'])('KafkaPort contract on the re
     const { consumer, batches } = await consume(port, topic, unique('contract-group'));
     await waitFor(() => batches.reduce((n, b) => n + b.messages.length, 0) >= sent.length, 'every record back');
     await close(consumer);
-    const received = batches.flatMap((b) => b.messages.map((m) => ({ partition: b.partition, m })));
+    // Nothing is committed, so a rejoin of the group would deliver records again (at least once): each is counted once.
+    const delivered = batches.flatMap((b) => b.messages.map((m) => ({ partition: b.partition, m })));
+    const received = delivered.filter(({ partition, m }, k) => delivered.findIndex((d) => d.partition === partition && d.m.offset === m.offset) === k);
     expect(received).toHaveLength(sent.length);
     for (const { partition, m } of received) {
       const i = Number((m.headers?.seq as Buffer).toString());
