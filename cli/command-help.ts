@@ -45,12 +45,12 @@ export const COMMAND_HELP: { readonly [command: string]: CommandHelp } = {
   },
   'kafka:produce': {
     summary: 'write a CSV/JSON-lines file or a synthetic stream to a Kafka topic as {"x":[...],"y":...} JSON values',
-    usage: 'vbstream kafka:produce --brokers host:port --topic T [--partitions P] [--kafka-client platformatic|kafkajs] (--file data.csv|data.jsonl [--label y] [--features a,b,c] | --synthetic N [--kind logistic|linear] [--dim D] [--seed S])',
+    usage: 'vbstream kafka:produce --brokers host:port --topic T [--partitions P] [--kafka-client kafkajs|platformatic] (--file data.csv|data.jsonl [--label y] [--features a,b,c] | --synthetic N [--kind logistic|linear] [--dim D] [--seed S])',
     options: [
       ['--brokers <list>', 'bootstrap brokers, comma-separated host:port'],
       ['--topic <name>', 'topic to write (created if missing)'],
       ['--partitions <P>', 'partitions of a new topic; record i goes to partition i mod P. Default: 1'],
-      ['--kafka-client <name>', 'Kafka client library: platformatic (@platformatic/kafka) or kafkajs. Default: platformatic'],
+      ['--kafka-client <name>', 'Kafka client library: kafkajs or platformatic (@platformatic/kafka). Default: kafkajs'],
       ['--file <path>', 'records from a CSV (header) or .jsonl file'],
       ['--label <column>', 'label column or field. Default: y'],
       ['--features <a,b,c>', 'feature columns or fields, in order. Default: all but the label'],
@@ -63,7 +63,7 @@ export const COMMAND_HELP: { readonly [command: string]: CommandHelp } = {
   },
   'kafka:combine': {
     summary: 'merge the per-partition posteriors of a Kafka-fed additive model into <model>/global',
-    usage: 'vbstream kafka:combine --brokers host:port --topic T --family <id> --dim D [--model NAME] [--snapshot-topic T] [--every-ms 1000] [--family-options \'<json>\'] [--kafka-client platformatic|kafkajs]',
+    usage: 'vbstream kafka:combine --brokers host:port --topic T --family <id> --dim D [--model NAME] [--snapshot-topic T] [--every-ms 1000] [--family-options \'<json>\'] [--kafka-client kafkajs|platformatic]',
     options: [
       ['--brokers <list>', 'bootstrap brokers, comma-separated host:port'],
       ['--topic <name>', 'the input topic the learners read'],
@@ -73,7 +73,7 @@ export const COMMAND_HELP: { readonly [command: string]: CommandHelp } = {
       ['--snapshot-topic <name>', 'compacted snapshot topic. Default: <topic>.snapshots'],
       ['--every-ms <ms>', 'how often to merge and publish when something changed. Default: 1000'],
       ['--family-options <json>', 'the learners\' family options (the prior must match). Default: {}'],
-      ['--kafka-client <name>', 'Kafka client library: platformatic (@platformatic/kafka) or kafkajs. Default: platformatic'],
+      ['--kafka-client <name>', 'Kafka client library: kafkajs or platformatic (@platformatic/kafka). Default: kafkajs'],
     ],
     example: 'vbstream kafka:combine --brokers 127.0.0.1:9092 --topic events --family vb-linear --dim 10',
   },

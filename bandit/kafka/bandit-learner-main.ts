@@ -11,7 +11,7 @@ import { serveUntilSignal } from '../../connectors/kafka/serve-until-signal.js';
 
 /** Usage of the bandit learner service. */
 const USAGE = `node dist/bandit/kafka/bandit-learner-main.js --brokers host:port --decisions T --rewards T --model NAME --state-topic T --policy '<json>'
-    --reward-window-ms N [--expired-reward R | (default: drop)] [--policy-topic T] [--partitions N] [--snapshot-every N] [--kafka-client platformatic|kafkajs]
+    --reward-window-ms N [--expired-reward R | (default: drop)] [--policy-topic T] [--partitions N] [--snapshot-every N] [--kafka-client kafkajs|platformatic]
   Joins decisions and rewards by decision id and learns the policy exactly once; its state goes to --state-topic, the policy
   for the deciders to --policy-topic (default: the state topic) under NAME/global. --policy is a BanditPolicyConfig,
   e.g. {"kind":"thompson","seed":1,"arms":3,"dim":4}. Prints its events as JSON lines; SIGTERM/SIGINT snapshot and exit 0.`;

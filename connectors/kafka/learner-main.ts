@@ -12,7 +12,7 @@ import { serveUntilSignal } from './serve-until-signal.js';
 /** Usage of the partitioned learner service. */
 const LEARNER_USAGE = `node dist/connectors/kafka/learner-main.js --brokers host:port --topic T --group G --family vb-linear --dim D
     [--model NAME] [--snapshot-topic T] [--snapshot-every N] [--chunk-size N] [--session-timeout-ms N] [--features a,b,c] [--label y]
-    [--max-bytes N] [--family-options '<json>'] [--in-process] [--kafka-client platformatic|kafkajs] [--kill-at snapshot-writing|snapshot-durable|committed:N]
+    [--max-bytes N] [--family-options '<json>'] [--in-process] [--kafka-client kafkajs|platformatic] [--kill-at snapshot-writing|snapshot-durable|committed:N]
   One model per assigned partition (each in its own worker thread; --in-process: in this thread), snapshots to a compacted topic, offsets committed after the
   snapshot is durable. Prints its events as JSON lines; SIGTERM/SIGINT snapshot, commit and exit 0.
   --kill-at (crash testing) SIGKILLs the process at the N-th event of that type (snapshot-writing:

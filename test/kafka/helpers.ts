@@ -13,7 +13,7 @@ import type { LearnerEvent } from '../../connectors/kafka/learner-event.js';
 import { snapshotKey } from '../../connectors/kafka/snapshot-key.js';
 import { repoRoot } from '../helpers/reference.js';
 
-/** A port of the default client on the suite's broker. */
+/** A port of the default client (kafkajs) on the suite's broker. */
 export function brokerPort(): KafkaPort {
   return createKafkaPort({ brokers: [inject('kafkaBootstrap')], clientId: 'vbstream-test', logLevel: 'nothing' });
 }
