@@ -1,21 +1,35 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Rng } from '../src/rng/rng.js';
 import { families } from '../src/registry.js';
-import { createKafkajsPort } from '../connectors/kafka/kafkajs-port.js';
+import { createKafkaPort } from '../connectors/kafka/create-kafka-port.js';
+import type { KafkaConnection } from '../connectors/kafka/kafka-connection.js';
+import type { KafkaPort } from '../connectors/kafka/kafka-port.js';
 import { KafkaSnapshotStore } from '../connectors/kafka/kafka-snapshot-store.js';
 import { PartitionedLearner } from '../connectors/kafka/partitioned-learner.js';
 import { startLocalKafka } from '../scripts/local-kafka.js';
 import { formatCount } from './measure.js';
 
 /**
- * End-to-end Kafka benchmark on the local broker (loopback): produce N JSON records (p = 10) to a
- * 4-partition topic, then consume and learn them with one PartitionedLearner (one process, one
- * model per partition, snapshots every 50,000 records per partition and at each partition's end).
- * Prints produce and learn rates, consumer lag over time and the event-loop delay while learning.
+ * End-to-end Kafka benchmark on the local broker (loopback), one client library after the other in
+ * one run: produce N JSON records (p = 10) to a 4-partition topic (acks = all), read them back
+ * with a plain consume loop (resolve only, no decoding), then consume and learn them with one
+ * PartitionedLearner (one process, one model per partition in worker threads, snapshots every
+ * 50,000 records per partition and at each partition's end), sampling the event-loop delay while
+ * learning. Prints each client's figures, consumer lag over time, and the ratios between clients.
+ * `@confluentinc/kafka-javascript` is measured only when it is installed (its native librdkafka
+ * binary downloads from GitHub at install time); otherwise the run says it was skipped and why.
  */
 const N = Number(process.env.KAFKA_BENCH_RECORDS ?? 200_000);
 const D = 10;
 const PARTITIONS = 4;
+const CLIENTS: NonNullable<KafkaConnection['client']>[] = ['kafkajs', 'platformatic'];
+
+interface ClientFigures {
+  readonly produce: number;
+  readonly consume: number;
+  readonly learn: number;
+  readonly p99: number;
+}
 
 function recordValues(task: string, seed: number): string[] {
   const rng = Rng.fromSeed(seed);
@@ -33,31 +47,55 @@ function recordValues(task: string, seed: number): string[] {
   return values;
 }
 
-async function benchFamily(bootstrap: string, family: string): Promise<void> {
-  const descriptor = families.get(family);
-  if (descriptor === undefined) {
-    process.stdout.write(`${family}: not in this build's registry (being built on another branch); nothing measured\n`);
-    return;
-  }
-  const port = createKafkajsPort({ brokers: [bootstrap], logLevel: 'nothing' });
-  const admin = port.admin();
-  await admin.connect();
-  const topic = `bench-${family}-${Date.now()}`;
-  await admin.createTopics({ topics: [{ topic, numPartitions: PARTITIONS, replicationFactor: 1 }], waitForLeaders: true });
-  const values = recordValues(descriptor.task, 3);
+/** Records/s of producing `values` (1,000 per send, 8 sends in flight, acks = all). */
+async function produce(port: KafkaPort, topic: string, values: readonly string[]): Promise<number> {
   const producer = port.producer();
   await producer.connect();
-  const produceStart = performance.now();
-  // 1,000 records per send, 8 sends in flight: kafkajs groups a send's messages by partition in
-  // O(n²) (producer/groupMessagesPerPartition.js), so large sends are slow.
+  const start = performance.now();
   const sends: Promise<unknown>[] = [];
-  for (let start = 0; start < N; start += 1000) {
-    sends.push(producer.send({ topic, acks: -1, messages: values.slice(start, start + 1000).map((value, k) => ({ value, partition: (start + k) % PARTITIONS })) }));
+  for (let first = 0; first < N; first += 1000) {
+    sends.push(producer.send({ topic, acks: -1, messages: values.slice(first, first + 1000).map((value, k) => ({ value, partition: (first + k) % PARTITIONS })) }));
     if (sends.length === 8) await Promise.all(sends.splice(0));
   }
   await Promise.all(sends);
-  const produceMs = performance.now() - produceStart;
+  const ms = performance.now() - start;
   await producer.disconnect();
+  return (N / ms) * 1000;
+}
+
+/** Records/s of a plain consume loop over the whole topic (eachBatch, resolve the last offset, nothing else), from the first batch to the last record. */
+async function consumeLoop(port: KafkaPort, topic: string): Promise<number> {
+  const consumer = port.consumer({ groupId: `${topic}-plain`, maxWaitTimeInMs: 100, maxBytesPerPartition: 1_048_576 });
+  let seen = 0;
+  let first = 0;
+  let last = 0;
+  let resolveDone: () => void = () => undefined;
+  const done = new Promise<void>((r) => { resolveDone = r; });
+  await consumer.connect();
+  await consumer.subscribe({ topics: [topic], fromBeginning: true });
+  await consumer.run({
+    autoCommit: false, eachBatchAutoResolve: false, partitionsConsumedConcurrently: 1,
+    eachBatch: async ({ batch, resolveOffset }) => {
+      if (first === 0) first = performance.now();
+      seen += batch.messages.length;
+      resolveOffset(batch.messages[batch.messages.length - 1].offset);
+      if (seen >= N && last === 0) { last = performance.now(); resolveDone(); }
+    },
+  });
+  await done;
+  await consumer.stop();
+  await consumer.disconnect();
+  return (N / (last - first)) * 1000;
+}
+
+async function benchClient(bootstrap: string, client: NonNullable<KafkaConnection['client']>, family: string, values: readonly string[]): Promise<ClientFigures> {
+  const port = createKafkaPort({ brokers: [bootstrap], logLevel: 'nothing', client });
+  const admin = port.admin();
+  await admin.connect();
+  const topic = `bench-${client}-${family}-${Date.now()}`;
+  await admin.createTopics({ topics: [{ topic, numPartitions: PARTITIONS, replicationFactor: 1 }], waitForLeaders: true });
+  const produced = await produce(port, topic, values);
+  const consumed = await consumeLoop(port, topic);
 
   const store = await KafkaSnapshotStore.open(port, { topic: `${topic}.snapshots` });
   const done = new Set<number>();
@@ -93,18 +131,45 @@ async function benchFamily(bootstrap: string, family: string): Promise<void> {
   await store.close();
   await admin.disconnect();
   const learnMs = finished - firstRestore;
-  process.stdout.write(`${family} (p = ${D}, JSON, ${formatCount(N)} records, ${PARTITIONS} partitions, one consumer):\n`);
-  process.stdout.write(`  produce (acks=all, 1k per send, 8 in flight): ${formatCount((N / produceMs) * 1000)} records/s\n`);
-  process.stdout.write(`  consume + decode + learn + snapshots:  ${formatCount((N / learnMs) * 1000)} records/s (${(learnMs / 1000).toFixed(2)} s from the first assignment to the last commit; group join ${((firstRestore - startedAt) / 1000).toFixed(2)} s before)\n`);
-  process.stdout.write(`  end to end (produce, join, learn):     ${formatCount((N / (produceMs + finished - startedAt)) * 1000)} records/s\n`);
+  const learned = (N / learnMs) * 1000;
+  const p99 = delay.percentile(99) / 1e6;
+  process.stdout.write(`${client}: ${family} (p = ${D}, JSON, ${formatCount(N)} records, ${PARTITIONS} partitions, one process):\n`);
+  process.stdout.write(`  produce (acks=all, 1k per send, 8 in flight): ${formatCount(produced)} records/s\n`);
+  process.stdout.write(`  plain consume loop (eachBatch, resolve only):  ${formatCount(consumed)} records/s\n`);
+  process.stdout.write(`  consume + decode + learn + snapshots:          ${formatCount(learned)} records/s (${(learnMs / 1000).toFixed(2)} s from the first assignment to the last commit; group join ${((firstRestore - startedAt) / 1000).toFixed(2)} s before); ${(learned / consumed).toFixed(2)}× the plain loop\n`);
   process.stdout.write(`  consumer lag (records behind, every 250 ms): ${lagSeries.join(' ')}\n`);
-  process.stdout.write(`  event-loop delay while learning: p50 ${(delay.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(delay.percentile(99) / 1e6).toFixed(1)} ms, max ${(delay.max / 1e6).toFixed(1)} ms\n`);
+  process.stdout.write(`  event-loop delay while learning: p50 ${(delay.percentile(50) / 1e6).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${(delay.max / 1e6).toFixed(1)} ms\n`);
+  return { produce: produced, consume: consumed, learn: learned, p99 };
+}
+
+/** Says whether @confluentinc/kafka-javascript can be loaded here, and why not. */
+async function confluentAvailability(): Promise<string | undefined> {
+  try {
+    await import('@confluentinc/kafka-javascript' as string);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message.split('\n')[0];
+  }
 }
 
 const broker = await startLocalKafka();
 try {
-  process.stdout.write(`broker: Apache Kafka (KRaft, single node) at ${broker.bootstrap}; client kafkajs\n`);
-  for (const family of ['vb-logit-online', 'direct']) await benchFamily(broker.bootstrap, family);
+  process.stdout.write(`broker: Apache Kafka (KRaft, single node) at ${broker.bootstrap}; clients ${CLIENTS.join(', ')}\n`);
+  const missing = await confluentAvailability();
+  if (missing !== undefined) {
+    process.stdout.write(`@confluentinc/kafka-javascript: skipped — not installed (${missing}); its install needs the librdkafka binary from github.com releases (or a source build that downloads zlib, OpenSSL, zstd and curl), which an npm-registry-only machine cannot reach\n`);
+  }
+  const family = 'vb-logit-online';
+  const descriptor = families.get(family);
+  if (descriptor === undefined) throw new Error(`${family} is not registered`);
+  const values = recordValues(descriptor.task, 3);
+  const figures = new Map<string, ClientFigures>();
+  for (const client of CLIENTS) figures.set(client, await benchClient(broker.bootstrap, client, family, values));
+  const base = figures.get('kafkajs') as ClientFigures;
+  for (const [client, f] of figures) {
+    if (client === 'kafkajs') continue;
+    process.stdout.write(`${client} / kafkajs: produce ${(f.produce / base.produce).toFixed(2)}×, plain consume ${(f.consume / base.consume).toFixed(2)}×, learn ${(f.learn / base.learn).toFixed(2)}×, p99 event-loop delay ${(f.p99 / base.p99).toFixed(2)}× (${f.p99.toFixed(1)} vs ${base.p99.toFixed(1)} ms)\n`);
+  }
 } finally {
   await broker.stop();
 }

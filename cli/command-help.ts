@@ -61,11 +61,12 @@ export const COMMAND_HELP: { readonly [command: string]: CommandHelp } = {
   },
   'kafka:produce': {
     summary: 'write a CSV/JSON-lines file or a synthetic stream to a Kafka topic as {"x":[...],"y":...} JSON values',
-    usage: 'vbstream kafka:produce --brokers host:port --topic T [--partitions P] (--file data.csv|data.jsonl [--label y] [--features a,b,c] | --synthetic N [--kind logistic|linear] [--dim D] [--seed S])',
+    usage: 'vbstream kafka:produce --brokers host:port --topic T [--partitions P] [--kafka-client kafkajs|platformatic] (--file data.csv|data.jsonl [--label y] [--features a,b,c] | --synthetic N [--kind logistic|linear] [--dim D] [--seed S])',
     options: [
       ['--brokers <list>', 'bootstrap brokers, comma-separated host:port'],
       ['--topic <name>', 'topic to write (created if missing)'],
       ['--partitions <P>', 'partitions of a new topic; record i goes to partition i mod P. Default: 1'],
+      ['--kafka-client <name>', 'Kafka client library: kafkajs or platformatic (@platformatic/kafka). Default: kafkajs'],
       ['--file <path>', 'records from a CSV (header) or .jsonl file'],
       ['--label <column>', 'label column or field. Default: y'],
       ['--features <a,b,c>', 'feature columns or fields, in order. Default: all but the label'],
@@ -78,7 +79,7 @@ export const COMMAND_HELP: { readonly [command: string]: CommandHelp } = {
   },
   'kafka:combine': {
     summary: 'merge the per-partition posteriors of a Kafka-fed additive model into <model>/global',
-    usage: 'vbstream kafka:combine --brokers host:port --topic T --family <id> --dim D [--model NAME] [--snapshot-topic T] [--every-ms 1000] [--family-options \'<json>\']',
+    usage: 'vbstream kafka:combine --brokers host:port --topic T --family <id> --dim D [--model NAME] [--snapshot-topic T] [--every-ms 1000] [--family-options \'<json>\'] [--kafka-client kafkajs|platformatic]',
     options: [
       ['--brokers <list>', 'bootstrap brokers, comma-separated host:port'],
       ['--topic <name>', 'the input topic the learners read'],
@@ -88,14 +89,16 @@ export const COMMAND_HELP: { readonly [command: string]: CommandHelp } = {
       ['--snapshot-topic <name>', 'compacted snapshot topic. Default: <topic>.snapshots'],
       ['--every-ms <ms>', 'how often to merge and publish when something changed. Default: 1000'],
       ['--family-options <json>', 'the learners\' family options (the prior must match). Default: {}'],
+      ['--kafka-client <name>', 'Kafka client library: kafkajs or platformatic (@platformatic/kafka). Default: kafkajs'],
     ],
     example: 'vbstream kafka:combine --brokers 127.0.0.1:9092 --topic events --family vb-linear --dim 10',
   },
   'bandit:learn': {
     summary: 'the bandit learner service: joins logged decisions with their rewards by decision id and learns each exactly once; publishes the policy for the deciders',
-    usage: 'vbstream bandit:learn --brokers host:port --decisions T --rewards T --model NAME --state-topic T --policy \'<json>\' --reward-window-ms N [--expired-reward R] [--policy-topic T] [--partitions N] [--snapshot-every N] [--group-id G] [--session-timeout-ms N] [--max-state-record-bytes N] [--metrics-port <port> | --no-metrics] [--metrics-host H]',
+    usage: 'vbstream bandit:learn --brokers host:port --decisions T --rewards T --model NAME --state-topic T --policy \'<json>\' --reward-window-ms N [--expired-reward R] [--policy-topic T] [--partitions N] [--snapshot-every N] [--group-id G] [--session-timeout-ms N] [--max-state-record-bytes N] [--metrics-port <port> | --no-metrics] [--metrics-host H] [--kafka-client kafkajs|platformatic]',
     options: [
       ['--brokers <list>', 'bootstrap brokers, comma-separated host:port'],
+      ['--kafka-client <name>', 'Kafka client library: kafkajs or platformatic (@platformatic/kafka). Default: kafkajs'],
       ['--decisions <topic>', 'where the deciders log decisions, keyed by decision id (created if missing)'],
       ['--rewards <topic>', 'where rewards arrive, keyed by decision id, same partitions as --decisions (created if missing)'],
       ['--model <name>', 'snapshot keys: each partition\'s state under NAME/learner/<p>, the merged policy under NAME/global; the pipeline label of the metrics'],
@@ -117,9 +120,10 @@ export const COMMAND_HELP: { readonly [command: string]: CommandHelp } = {
   },
   'bandit:decide': {
     summary: 'a stateless HTTP decide service: POST /decide answers from the latest published policy and logs the decision; POST /reward writes rewards to Kafka',
-    usage: 'vbstream bandit:decide --brokers host:port --decisions T --rewards T --policy-topic T --model NAME [--host 127.0.0.1] [--port 8080] [--partitions N] [--max-body-bytes 65536] [--instance-id ID]',
+    usage: 'vbstream bandit:decide --brokers host:port --decisions T --rewards T --policy-topic T --model NAME [--host 127.0.0.1] [--port 8080] [--partitions N] [--max-body-bytes 65536] [--instance-id ID] [--kafka-client kafkajs|platformatic]',
     options: [
       ['--brokers <list>', 'bootstrap brokers, comma-separated host:port'],
+      ['--kafka-client <name>', 'Kafka client library: kafkajs or platformatic (@platformatic/kafka). Default: kafkajs'],
       ['--decisions <topic>', 'the learner\'s decisions topic: every decision is logged there (acks from all replicas) before it is answered'],
       ['--rewards <topic>', 'the learner\'s rewards topic: POST /reward writes there'],
       ['--policy-topic <topic>', 'where the learner publishes the policy (its --policy-topic, else its --state-topic); followed and hot-swapped'],

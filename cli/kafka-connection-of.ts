@@ -15,8 +15,8 @@ function pem(path: string | undefined, field: string): string | undefined {
 }
 
 /**
- * The Kafka connection a pipeline's source declares: brokers, client id, TLS (PEM files read now)
- * and SASL (the password from the config or from the environment variable it names). A file that
+ * The Kafka connection a pipeline's source declares: brokers, client id, client library, TLS (PEM
+ * files read now) and SASL (the password from the config or from the environment variable it names). A file that
  * cannot be read or an unset variable is a `ConfigError` naming the key.
  */
 export function kafkaConnectionOf(source: KafkaSourceConfig, env: NodeJS.ProcessEnv = process.env): KafkaConnection {
@@ -34,5 +34,5 @@ export function kafkaConnectionOf(source: KafkaSourceConfig, env: NodeJS.Process
     if (secret === undefined || secret === '') throw new ConfigError(`the environment variable ${passwordEnv} (source.sasl.passwordEnv) is not set`, { field: 'source.sasl.passwordEnv', value: passwordEnv });
     sasl = { mechanism, username, password: secret };
   }
-  return { brokers: source.brokers, clientId: source.clientId ?? `vbstream-run-${process.pid}`, ssl, sasl };
+  return { brokers: source.brokers, clientId: source.clientId ?? `vbstream-run-${process.pid}`, ssl, sasl, client: source.client };
 }

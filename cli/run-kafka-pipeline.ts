@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import { createKafkajsPort } from '../connectors/kafka/kafkajs-port.js';
+import { createKafkaPort } from '../connectors/kafka/create-kafka-port.js';
 import { KafkaSnapshotStore } from '../connectors/kafka/kafka-snapshot-store.js';
 import { PartitionedLearner } from '../connectors/kafka/partitioned-learner.js';
 import { reachBrokers } from '../connectors/kafka/reach-brokers.js';
@@ -31,7 +31,7 @@ export async function runKafkaPipeline(
   const { out } = io;
   getFamily(model.family).create(source.dim, model.options); // a bad option value is refused before anything connects
   const decoder = decoderOf(source);
-  const port = createKafkajsPort({ ...kafkaConnectionOf(source), logLevel: 'nothing' });
+  const port = createKafkaPort({ ...kafkaConnectionOf(source), logLevel: 'nothing' });
   await reachBrokers(port, source.brokers);
   const snapshotTopic = snapshots.topic ?? `${source.topic}.snapshots`;
   const store = await KafkaSnapshotStore.open(port, { topic: snapshotTopic, partitions: snapshots.topicPartitions, config: snapshots.topicConfig, ...source.topics });

@@ -2,7 +2,8 @@ import { parseArgs } from 'node:util';
 import { BanditDecider } from '../../bandit/kafka/bandit-decider.js';
 import { BanditHttpService } from '../../bandit/kafka/bandit-http-service.js';
 import { BanditMetrics } from '../../bandit/kafka/bandit-metrics.js';
-import { createKafkajsPort } from '../../connectors/kafka/kafkajs-port.js';
+import { createKafkaPort } from '../../connectors/kafka/create-kafka-port.js';
+import type { KafkaConnection } from '../../connectors/kafka/kafka-connection.js';
 import { reachBrokers } from '../../connectors/kafka/reach-brokers.js';
 import { serveUntilSignal } from '../../connectors/kafka/serve-until-signal.js';
 import { PipelineMetrics } from '../../monitoring/pipeline-metrics.js';
@@ -24,7 +25,7 @@ export async function banditDecideCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv, strict: true,
     options: {
-      brokers: { type: 'string' }, decisions: { type: 'string' }, rewards: { type: 'string' }, 'policy-topic': { type: 'string' }, model: { type: 'string' },
+      brokers: { type: 'string' }, 'kafka-client': { type: 'string' }, decisions: { type: 'string' }, rewards: { type: 'string' }, 'policy-topic': { type: 'string' }, model: { type: 'string' },
       host: { type: 'string', default: '127.0.0.1' }, port: { type: 'string' }, partitions: { type: 'string' }, 'max-body-bytes': { type: 'string' }, 'instance-id': { type: 'string' },
     },
   });
@@ -43,7 +44,7 @@ export async function banditDecideCommand(argv: string[]): Promise<number> {
   const monitoring = new PipelineMetrics({ pipeline: model });
   const metrics = new BanditMetrics(monitoring.registry);
   const brokerList = brokers.split(',');
-  const port = createKafkajsPort({ brokers: brokerList, clientId: `vbstream-bandit-decider-${process.pid}`, logLevel: 'nothing' });
+  const port = createKafkaPort({ brokers: brokerList, clientId: `vbstream-bandit-decider-${process.pid}`, logLevel: 'nothing', client: values['kafka-client'] as KafkaConnection['client'] });
   await reachBrokers(port, brokerList);
   let decider: BanditDecider | undefined;
   let http: BanditHttpService | undefined;

@@ -2,7 +2,8 @@ import { parseArgs } from 'node:util';
 import { BanditLearner } from '../../bandit/kafka/bandit-learner.js';
 import { BanditMetrics } from '../../bandit/kafka/bandit-metrics.js';
 import { createBanditPolicy, type BanditPolicyConfig } from '../../bandit/kafka/create-bandit-policy.js';
-import { createKafkajsPort } from '../../connectors/kafka/kafkajs-port.js';
+import { createKafkaPort } from '../../connectors/kafka/create-kafka-port.js';
+import type { KafkaConnection } from '../../connectors/kafka/kafka-connection.js';
 import { KafkaSnapshotStore } from '../../connectors/kafka/kafka-snapshot-store.js';
 import { reachBrokers } from '../../connectors/kafka/reach-brokers.js';
 import { serveUntilSignal } from '../../connectors/kafka/serve-until-signal.js';
@@ -32,7 +33,7 @@ export async function banditLearnCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv, strict: true,
     options: {
-      brokers: { type: 'string' }, decisions: { type: 'string' }, rewards: { type: 'string' }, model: { type: 'string' }, 'state-topic': { type: 'string' },
+      brokers: { type: 'string' }, 'kafka-client': { type: 'string' }, decisions: { type: 'string' }, rewards: { type: 'string' }, model: { type: 'string' }, 'state-topic': { type: 'string' },
       'policy-topic': { type: 'string' }, policy: { type: 'string' }, 'reward-window-ms': { type: 'string' }, 'expired-reward': { type: 'string' },
       partitions: { type: 'string' }, 'snapshot-every': { type: 'string' }, 'group-id': { type: 'string' }, 'session-timeout-ms': { type: 'string' },
       'max-state-record-bytes': { type: 'string' },
@@ -60,7 +61,7 @@ export async function banditLearnCommand(argv: string[]): Promise<number> {
   const live = endpoint === undefined ? undefined : new LiveView({ metrics: monitoring, title: model, bandit: metrics });
   const server = endpoint === undefined ? undefined : new MetricsServer({ metrics: monitoring, readiness, host: endpoint.host, port: endpoint.port, live });
   const brokerList = brokers.split(',');
-  const port = createKafkajsPort({ brokers: brokerList, clientId: `vbstream-bandit-learner-${process.pid}`, logLevel: 'nothing' });
+  const port = createKafkaPort({ brokers: brokerList, clientId: `vbstream-bandit-learner-${process.pid}`, logLevel: 'nothing', client: values['kafka-client'] as KafkaConnection['client'] });
   await reachBrokers(port, brokerList);
   if (server !== undefined && endpoint !== undefined) {
     const bound = await listenOrExplain(() => server.listen(), endpoint.host, endpoint.port, '--metrics-port');

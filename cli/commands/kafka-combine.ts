@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { createKafkajsPort } from '../../connectors/kafka/kafkajs-port.js';
+import { createKafkaPort } from '../../connectors/kafka/create-kafka-port.js';
+import type { KafkaConnection } from '../../connectors/kafka/kafka-connection.js';
 import { KafkaSnapshotStore } from '../../connectors/kafka/kafka-snapshot-store.js';
 import { PosteriorCombiner } from '../../connectors/kafka/posterior-combiner.js';
 import { reachBrokers } from '../../connectors/kafka/reach-brokers.js';
@@ -18,7 +19,7 @@ export async function kafkaCombineCommand(argv: string[]): Promise<number> {
     args: argv, strict: true,
     options: {
       brokers: { type: 'string' }, topic: { type: 'string' }, family: { type: 'string' }, dim: { type: 'string' }, model: { type: 'string' },
-      'snapshot-topic': { type: 'string' }, 'every-ms': { type: 'string' }, 'family-options': { type: 'string' },
+      'snapshot-topic': { type: 'string' }, 'every-ms': { type: 'string' }, 'family-options': { type: 'string' }, 'kafka-client': { type: 'string' },
     },
   });
   const { brokers, topic, family, dim } = values;
@@ -36,7 +37,7 @@ export async function kafkaCombineCommand(argv: string[]): Promise<number> {
   const settings = { model: values.model ?? `${family}@${topic}`, family, dim: d, topic, familyOptions };
   PosteriorCombiner.check(settings);
   const brokerList = brokers.split(',');
-  const port = createKafkajsPort({ brokers: brokerList, clientId: `vbstream-combiner-${process.pid}`, logLevel: 'nothing' });
+  const port = createKafkaPort({ brokers: brokerList, clientId: `vbstream-combiner-${process.pid}`, logLevel: 'nothing', client: values['kafka-client'] as KafkaConnection['client'] });
   await reachBrokers(port, brokerList);
   const store = await KafkaSnapshotStore.open(port, { topic: values['snapshot-topic'] ?? `${topic}.snapshots` });
   const combiner = new PosteriorCombiner(store, settings);

@@ -5,7 +5,8 @@ import { openCsvSource } from '../../connectors/file/open-csv-source.js';
 import { openJsonlSource } from '../../connectors/file/open-jsonl-source.js';
 import { SyntheticSource } from '../../connectors/file/synthetic-source.js';
 import { ensureTopic } from '../../connectors/kafka/ensure-topic.js';
-import { createKafkajsPort } from '../../connectors/kafka/kafkajs-port.js';
+import { createKafkaPort } from '../../connectors/kafka/create-kafka-port.js';
+import type { KafkaConnection } from '../../connectors/kafka/kafka-connection.js';
 import type { LabelledRecord } from '../../operators/labelled-record.js';
 import { ConfigError } from '../../src/core/config-error.js';
 import { usageOf } from '../command-help.js';
@@ -28,7 +29,7 @@ export async function kafkaProduceCommand(argv: string[]): Promise<number> {
     args: argv, strict: true,
     options: {
       brokers: { type: 'string' }, topic: { type: 'string' }, partitions: { type: 'string' }, file: { type: 'string' }, label: { type: 'string' }, features: { type: 'string' },
-      synthetic: { type: 'string' }, kind: { type: 'string', default: 'logistic' }, dim: { type: 'string' }, seed: { type: 'string' },
+      synthetic: { type: 'string' }, kind: { type: 'string', default: 'logistic' }, dim: { type: 'string' }, seed: { type: 'string' }, 'kafka-client': { type: 'string' },
     },
   });
   const { brokers, topic, file } = values;
@@ -45,7 +46,7 @@ export async function kafkaProduceCommand(argv: string[]): Promise<number> {
     if (kind !== 'logistic' && kind !== 'linear') throw new ConfigError('--kind must be logistic or linear', { field: 'kind', value: kind });
     records$ = new SyntheticSource({ kind, dim: integer('dim', values.dim, 5), seed: integer('seed', values.seed, 1, 0), records: integer('synthetic', values.synthetic, 1) }).records$;
   }
-  const port = createKafkajsPort({ brokers: brokers.split(','), clientId: `vbstream-produce-${process.pid}`, logLevel: 'nothing' });
+  const port = createKafkaPort({ brokers: brokers.split(','), clientId: `vbstream-produce-${process.pid}`, logLevel: 'nothing', client: values['kafka-client'] as KafkaConnection['client'] });
   const admin = port.admin();
   await admin.connect();
   await ensureTopic(admin, topic, { partitions });

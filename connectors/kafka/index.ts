@@ -1,6 +1,9 @@
 export type { KafkaPort, ProducerPort, ConsumerPort, AdminPort, PortMessage, PortBatch, PortOutgoingMessage, PortHeaders, PortEachBatchPayload } from './kafka-port.js';
 export type { KafkaConnection, KafkaTls, KafkaSasl } from './kafka-connection.js';
 export { createKafkajsPort } from './kafkajs-port.js';
+export { createPlatformaticPort } from './platformatic-port.js';
+export { createKafkaPort } from './create-kafka-port.js';
+export { defaultPartition } from './default-partition.js';
 export { reachBrokers } from './reach-brokers.js';
 export { KafkaSource, type KafkaSourceOptions, type SourceBatch } from './kafka-source.js';
 export { RecordDecoder } from './record-decoder.js';

@@ -26,4 +26,9 @@ export interface KafkaConnection {
   readonly sasl?: KafkaSasl;
   /** How long to wait for a connection to a broker, ms (default 3,000). */
   readonly connectionTimeoutMs?: number;
+  /**
+   * The client library: `kafkajs` (default) or `platformatic` (`@platformatic/kafka`). The members
+   * of one consumer group must all use the same client.
+   */
+  readonly client?: 'kafkajs' | 'platformatic';
 }

@@ -7,7 +7,8 @@ import { LiveView } from '../../monitoring/live-view.js';
 import { MetricsServer } from '../../monitoring/metrics-server.js';
 import { PipelineMetrics } from '../../monitoring/pipeline-metrics.js';
 import { Readiness } from '../../monitoring/readiness.js';
-import { createKafkajsPort } from './kafkajs-port.js';
+import { createKafkaPort } from './create-kafka-port.js';
+import type { KafkaConnection } from './kafka-connection.js';
 import { KafkaSnapshotStore } from './kafka-snapshot-store.js';
 import type { LearnerEvent } from './learner-event.js';
 import { PartitionedLearner } from './partitioned-learner.js';
@@ -16,7 +17,7 @@ import { serveUntilSignal } from './serve-until-signal.js';
 /** Usage of the partitioned learner service. */
 const LEARNER_USAGE = `node dist/connectors/kafka/learner-main.js --brokers host:port --topic T --group G --family vb-linear --dim D
     [--model NAME] [--snapshot-topic T] [--snapshot-every N] [--chunk-size N] [--session-timeout-ms N] [--features a,b,c] [--label y]
-    [--max-bytes N] [--family-options '<json>'] [--in-process] [--metrics-port N [--metrics-host H]] [--kill-at snapshot-writing|snapshot-durable|committed:N]
+    [--max-bytes N] [--family-options '<json>'] [--in-process] [--kafka-client kafkajs|platformatic] [--metrics-port N [--metrics-host H]] [--kill-at snapshot-writing|snapshot-durable|committed:N]
   One model per assigned partition (each in its own worker thread; --in-process: in this thread), snapshots to a compacted topic, offsets committed after the
   snapshot is durable. Prints its events as JSON lines; SIGTERM/SIGINT snapshot, commit and exit 0.
   --metrics-port serves /metrics, /healthz, /readyz and the live page / on --metrics-host (default 127.0.0.1; port 0 picks a free one,
@@ -32,7 +33,7 @@ async function main(argv: string[]): Promise<number> {
       model: { type: 'string' }, 'snapshot-topic': { type: 'string' }, 'snapshot-every': { type: 'string' }, 'chunk-size': { type: 'string' }, 'session-timeout-ms': { type: 'string' },
       features: { type: 'string' }, label: { type: 'string' }, 'max-bytes': { type: 'string' }, 'family-options': { type: 'string' }, 'kill-at': { type: 'string' },
       'metrics-port': { type: 'string' }, 'metrics-host': { type: 'string' },
-      'in-process': { type: 'boolean', default: false },
+      'in-process': { type: 'boolean', default: false }, 'kafka-client': { type: 'string' },
     },
   });
   const { brokers, topic, group, family, dim } = values;
@@ -50,7 +51,7 @@ async function main(argv: string[]): Promise<number> {
       else process.kill(process.pid, 'SIGKILL');
     }
   };
-  const port = createKafkajsPort({ brokers: brokers.split(','), clientId: `vbstream-learner-${process.pid}` });
+  const port = createKafkaPort({ brokers: brokers.split(','), clientId: `vbstream-learner-${process.pid}`, client: values['kafka-client'] as KafkaConnection['client'] });
   const store = await KafkaSnapshotStore.open(port, { topic: values['snapshot-topic'] ?? `${topic}.snapshots` });
   const metrics = values['metrics-port'] === undefined ? undefined : new PipelineMetrics({ pipeline: model });
   const readiness = metrics === undefined ? undefined : new Readiness();

@@ -1,4 +1,4 @@
-import { createKafkajsPort, KafkaSnapshotStore, PartitionedLearner, type KafkaConnection } from 'vbstream/kafka';
+import { createKafkaPort, KafkaSnapshotStore, PartitionedLearner, type KafkaConnection } from 'vbstream/kafka';
 import { MetricsServer, PipelineMetrics, Readiness } from 'vbstream/monitoring';
 
 /**
@@ -8,7 +8,7 @@ import { MetricsServer, PipelineMetrics, Readiness } from 'vbstream/monitoring';
  * `<topic>.dlq`, Prometheus metrics and readiness on `metricsHost:metricsPort`.
  */
 export async function startLearnerService(options: { connection: KafkaConnection; topic: string; dim: number; metricsHost?: string; metricsPort?: number; onFatal: (error: Error) => void }) {
-  const port = createKafkajsPort({ ...options.connection, logLevel: 'nothing' });
+  const port = createKafkaPort({ ...options.connection, logLevel: 'nothing' });
   const store = await KafkaSnapshotStore.open(port, { topic: `${options.topic}.snapshots` });
   const metrics = new PipelineMetrics({ pipeline: options.topic });
   const readiness = new Readiness(['model-restored', 'source-consuming']);

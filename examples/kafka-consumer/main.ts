@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { createKafkajsPort } from 'vbstream/kafka';
+import { createKafkaPort } from 'vbstream/kafka';
 import { type LocalKafka, startLocalKafka } from '../../scripts/local-kafka.js';
 import { startLearnerService } from './learner-service.js';
 import { produceRecords } from './produce-records.js';
@@ -31,7 +31,7 @@ if (values.brokers === undefined) {
 try {
   const brokers = [values.brokers ?? (broker as LocalKafka).bootstrap];
   const topic = `kafka-consumer-${randomUUID().slice(0, 8)}`;
-  await produceRecords(createKafkajsPort({ brokers, logLevel: 'nothing' }), topic, { records, dim: 5, partitions: 2, seed: 7 });
+  await produceRecords(createKafkaPort({ brokers, logLevel: 'nothing' }), topic, { records, dim: 5, partitions: 2, seed: 7 });
   process.stdout.write(`produced ${records.toLocaleString('en-US')} records to ${topic}\n`);
   let fatal: Error | undefined;
   const service = await startLearnerService({ connection: { brokers, clientId: 'kafka-consumer-example' }, topic, dim: 5, metricsPort, onFatal: (error) => { fatal = error; } });

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { SnapshotDirectory, SyntheticGenerator } from 'vbstream/files';
-import { createKafkajsPort } from 'vbstream/kafka';
+import { createKafkaPort } from 'vbstream/kafka';
 import { getFamily } from 'vbstream';
 import { runLoadTest } from './load-test.js';
 import { createScoringServer, ScoringService } from './scoring-service.js';
@@ -52,7 +52,7 @@ if (values.serve) {
   const source = brokers === undefined ? values.snapshots ?? './snapshots' : `${values['snapshot-topic']} key ${values['snapshot-key']}`;
   const snapshots$ = brokers === undefined
     ? watchSnapshotDirectory(source, { onError })
-    : watchSnapshotTopic(createKafkajsPort({ brokers }), { topic: values['snapshot-topic']!, key: values['snapshot-key'], onError });
+    : watchSnapshotTopic(createKafkaPort({ brokers }), { topic: values['snapshot-topic']!, key: values['snapshot-key'], onError });
   const service = new ScoringService(snapshots$);
   const server = createScoringServer(service);
   server.listen(positive('port', 0), '127.0.0.1', () => {

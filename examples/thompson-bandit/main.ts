@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { createKafkajsPort } from 'vbstream/kafka';
+import { createKafkaPort } from 'vbstream/kafka';
 import { ThompsonPolicy } from 'vbstream/bandit';
 import { ARM_MODELS, armModelSpec, type ArmModelKind } from './arm-model.js';
 import { BanditBackend } from './bandit-backend.js';
@@ -54,7 +54,7 @@ if (values['kafka-brokers'] !== undefined) {
   const arms = integer('arms', 2);
   const dim = integer('dim', 1);
   const prefix = values['topic-prefix'];
-  const bandit = await KafkaBandit.start(createKafkajsPort({ brokers: values['kafka-brokers'].split(',') }), () => thompson(arms, dim), {
+  const bandit = await KafkaBandit.start(createKafkaPort({ brokers: values['kafka-brokers'].split(',') }), () => thompson(arms, dim), {
     topicPrefix: prefix,
     groupId: `${prefix}.backend`,
     onCrash: (error) => {

@@ -32,6 +32,11 @@ describe('Kafka pipeline config: every key honoured or refused with its path (is
     expect(() => parsePipelineConfig({ source: kafka, model: { family: 'vb-logit-online' }, ...extra }, 'test')).toThrow(pattern);
   });
 
+  it('source.client picks the Kafka client library: kafkajs or platformatic; another is refused with its path', () => {
+    expect(parsePipelineConfig({ source: { ...kafka, client: 'platformatic' }, model: { family: 'vb-linear' } }, 'test').source).toMatchObject({ client: 'platformatic' });
+    expect(() => parsePipelineConfig({ source: { ...kafka, client: 'rdkafka' }, model: { family: 'vb-linear' } }, 'test')).toThrow(/source\.client/);
+  });
+
   it('accepts snapshots.everyMs and schema.weight (the Kafka learner honours them), and a misspelt option of a file pipeline is refused too', () => {
     const config = parsePipelineConfig({ source: kafka, schema: { weight: 'w' }, model: { family: 'vb-linear' }, snapshots: { everyMs: 500 } }, 'test');
     expect(config.snapshots.everyMs).toBe(500);

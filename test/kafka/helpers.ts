@@ -6,16 +6,16 @@ import { decodeSnapshot } from '../../src/core/decode-snapshot.js';
 import type { OnlineModel } from '../../src/core/online-model.js';
 import { getFamily } from '../../src/registry.js';
 import { Rng } from '../../src/rng/rng.js';
-import { createKafkajsPort } from '../../connectors/kafka/kafkajs-port.js';
+import { createKafkaPort } from '../../connectors/kafka/create-kafka-port.js';
 import type { AdminPort, KafkaPort } from '../../connectors/kafka/kafka-port.js';
 import type { KafkaSnapshotStore } from '../../connectors/kafka/kafka-snapshot-store.js';
 import type { LearnerEvent } from '../../connectors/kafka/learner-event.js';
 import { snapshotKey } from '../../connectors/kafka/snapshot-key.js';
 import { repoRoot } from '../helpers/reference.js';
 
-/** A kafkajs port on the suite's broker. */
+/** A port of the default client (kafkajs) on the suite's broker. */
 export function brokerPort(): KafkaPort {
-  return createKafkajsPort({ brokers: [inject('kafkaBootstrap')], clientId: 'vbstream-test', logLevel: 'nothing' });
+  return createKafkaPort({ brokers: [inject('kafkaBootstrap')], clientId: 'vbstream-test', logLevel: 'nothing' });
 }
 
 /** A port on the suite's broker and its admin client for a describe block: the admin connects before the block's tests and disconnects after them. */

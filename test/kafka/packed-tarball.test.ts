@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import avro from 'avsc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { confluentWireFormat } from '../../connectors/kafka/confluent-wire-format.js';
-import { createKafkajsPort } from '../../connectors/kafka/kafkajs-port.js';
+import { createKafkaPort } from '../../connectors/kafka/create-kafka-port.js';
 import { SchemaRegistryClient } from '../../connectors/kafka/schema-registry-client.js';
 import { startLocalKafka, type LocalKafka } from '../../scripts/local-kafka.js';
 import { startSchemaRegistry, type LocalSchemaRegistry } from '../../scripts/local-schema-registry.js';
@@ -83,7 +83,7 @@ describe('the packed tarball in a fresh project (real broker with SASL, real sch
     sh(process.execPath, [join(project, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], project);
 
     const topic = unique('clicks');
-    const plain = createKafkajsPort({ brokers: [broker.bootstrap], logLevel: 'nothing' });
+    const plain = createKafkaPort({ brokers: [broker.bootstrap], logLevel: 'nothing' });
     const admin = plain.admin();
     await admin.connect();
     await createTopic(admin, topic, 2);

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKafkajsPort } from '../../connectors/kafka/kafkajs-port.js';
+import { createKafkaPort } from '../../connectors/kafka/create-kafka-port.js';
 import type { KafkaConnection } from '../../connectors/kafka/kafka-connection.js';
 import { startLocalKafka, type LocalKafka } from '../../scripts/local-kafka.js';
 import { repoRoot } from '../helpers/reference.js';
@@ -41,7 +41,7 @@ describe('Kafka with SASL (PLAIN, SCRAM-SHA-256/512) and TLS listeners (a real b
 
   /** A topic of N records produced over `connection`. */
   async function topicOver(connection: KafkaConnection): Promise<string> {
-    const port = createKafkajsPort({ ...connection, logLevel: 'nothing' });
+    const port = createKafkaPort({ ...connection, logLevel: 'nothing' });
     const admin = port.admin();
     await admin.connect();
     const topic = unique('secure');

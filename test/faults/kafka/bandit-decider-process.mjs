@@ -4,12 +4,12 @@
 // requests in flight at that moment may or may not be logged).
 import { parseArgs } from 'node:util';
 import { BanditDecider } from '../../../dist/bandit/kafka/index.js';
-import { createKafkajsPort } from '../../../dist/connectors/kafka/kafkajs-port.js';
+import { createKafkaPort } from '../../../dist/connectors/kafka/create-kafka-port.js';
 
 const { values } = parseArgs({ options: { brokers: { type: 'string' }, decisions: { type: 'string' }, 'policy-topic': { type: 'string' }, model: { type: 'string' }, 'kill-after': { type: 'string' } } });
 const killAfter = Number(values['kill-after'] ?? Infinity);
 let logged = 0;
-const port = createKafkajsPort({ brokers: [values.brokers], clientId: 'vbstream-test-decider', logLevel: 'nothing' });
+const port = createKafkaPort({ brokers: [values.brokers], clientId: 'vbstream-test-decider', logLevel: 'nothing' });
 const decider = await BanditDecider.start(port, { decisionsTopic: values.decisions, policyTopic: values['policy-topic'], model: values.model });
 await decider.loaded();
 let i = 0;

@@ -1,0 +1,322 @@
+import { Consumer, type ConsumerOptions, type GroupAssignment } from '@platformatic/kafka';
+import type { ConsumerPort, PortBatch, PortEachBatchPayload, PortHeaders, PortMessage } from './kafka-port.js';
+import { platformaticFailure } from './platformatic-failure.js';
+
+type Run = Parameters<ConsumerPort['run']>[0];
+type Client = Consumer<Buffer, Buffer, Buffer, Buffer>;
+type FetchRequestTopic = Parameters<Client['fetch']>[0]['topics'][number];
+type FetchResponse = Awaited<ReturnType<Client['fetch']>>;
+type JoinListener = (event: { payload: { memberAssignment: { [topic: string]: number[] } } }) => void;
+type CrashListener = (event: { payload: { error: Error; restart: boolean } }) => void;
+
+/** A control batch (transaction marker): counts for offsets, carries no records. */
+const IS_CONTROL = 1 << 5;
+/** Kafka error code OFFSET_OUT_OF_RANGE. */
+const OFFSET_OUT_OF_RANGE = 1;
+/** How long a consumer with nothing to fetch (all paused, no assignment) waits before looking again, ms. */
+const IDLE_MS = 50;
+/** The wait before the fetch loop starts again after a crash, ms (kafkajs's initial retry time). */
+const RESTART_MS = 300;
+
+/**
+ * {@link ConsumerPort} on a `@platformatic/kafka` consumer, with kafkajs's `eachBatch` semantics:
+ * the client's group membership (join, sync, heartbeats, rejoin on rebalance) and its Fetch
+ * request, and this class's own fetch loop over the assigned partitions — positions from the
+ * committed offsets (else the earliest or latest), per-partition pause / resume, seek, one batch
+ * of one partition at a time, the next fetch starting after the last resolved offset (the next
+ * round is fetched while a round's batches are handled, from where they end, and dropped for a
+ * partition that did not get there: paused, sought, not fully resolved). A batch is
+ * stale once its partition is sought or the group generation changed. A failing batch (or fetch)
+ * is reported as `consumer.crash`, restarting from the committed offsets when the error (or its
+ * cause) is retriable, as kafkajs does; else the loop ends. A batch that fails after the group
+ * rebalanced under it (the client rejoins on its heartbeat timer, kafkajs between batches) is
+ * superseded, not a crash: the new assignment starts from the committed offsets.
+ */
+export class PlatformaticConsumer implements ConsumerPort {
+  private readonly client: Client;
+  private readonly maxBytesPerPartition: number;
+  private readonly joinListeners = new Set<JoinListener>();
+  private readonly crashListeners = new Set<CrashListener>();
+  private topics: string[] = [];
+  private fromBeginning = false;
+  private assignment: GroupAssignment[] = [];
+  private generation = 0;
+  private needsPositions = true;
+  private readonly positions = new Map<string, bigint>();
+  private readonly sought = new Map<string, bigint>();
+  private readonly paused = new Set<string>();
+  private running = false;
+  private loop: Promise<void> | undefined;
+
+  constructor(options: ConsumerOptions<Buffer, Buffer, Buffer, Buffer>, maxBytesPerPartition: number) {
+    this.client = new Consumer(options);
+    this.maxBytesPerPartition = maxBytesPerPartition;
+    this.client.on('consumer:group:join', ({ assignments }) => {
+      this.assignment = assignments ?? [];
+      this.generation++;
+      this.needsPositions = true;
+      const memberAssignment: { [topic: string]: number[] } = {};
+      for (const { topic, partitions } of this.assignment) memberAssignment[topic] = [...partitions];
+      for (const listener of this.joinListeners) listener({ payload: { memberAssignment } });
+    });
+  }
+
+  async connect(): Promise<void> {
+    await this.client.metadata({ topics: [] }).catch((error: unknown) => { throw platformaticFailure(error); });
+  }
+
+  async disconnect(): Promise<void> {
+    await this.stop();
+    await this.client.close();
+  }
+
+  async subscribe(subscription: { topics: string[]; fromBeginning?: boolean }): Promise<void> {
+    this.topics = [...new Set([...this.topics, ...subscription.topics])];
+    this.fromBeginning = subscription.fromBeginning ?? false;
+    for (const topic of subscription.topics) this.client.topics.track(topic);
+  }
+
+  async run(config: Run): Promise<void> {
+    this.running = true;
+    await this.client.joinGroup({});
+    this.loop = this.fetchLoop(config);
+  }
+
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    await this.loop;
+    if (this.client.isActive()) await new Promise<void>((resolve) => { this.client.leaveGroup(false, () => resolve()); }); // a failed leave ends by the session timeout
+  }
+
+  seek(target: { topic: string; partition: number; offset: string }): void {
+    this.sought.set(keyOf(target.topic, target.partition), BigInt(target.offset));
+  }
+
+  pause(targets: { topic: string; partitions?: number[] }[]): void {
+    for (const key of this.keysOf(targets)) this.paused.add(key);
+  }
+
+  resume(targets: { topic: string; partitions?: number[] }[]): void {
+    for (const key of this.keysOf(targets)) this.paused.delete(key);
+  }
+
+  async commitOffsets(offsets: { topic: string; partition: number; offset: string }[]): Promise<void> {
+    await this.client.commit({ offsets: offsets.map(({ topic, partition, offset }) => ({ topic, partition, offset: BigInt(offset), leaderEpoch: -1 })) });
+  }
+
+  on(event: 'consumer.group_join', listener: JoinListener): () => void;
+  on(event: 'consumer.crash', listener: CrashListener): () => void;
+  on(event: 'consumer.group_join' | 'consumer.crash', listener: JoinListener | CrashListener): () => void {
+    const listeners = (event === 'consumer.group_join' ? this.joinListeners : this.crashListeners) as Set<JoinListener | CrashListener>;
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  }
+
+  private keysOf(targets: { topic: string; partitions?: number[] }[]): string[] {
+    return targets.flatMap(({ topic, partitions }) => (partitions ?? this.assignment.find((a) => a.topic === topic)?.partitions ?? []).map((p) => keyOf(topic, p)));
+  }
+
+  private async fetchLoop(config: Run): Promise<void> {
+    let next: Promise<Fetched> | undefined;
+    while (this.running) {
+      try {
+        if (this.needsPositions) {
+          next = undefined;
+          await this.loadPositions();
+        }
+        for (const [key, offset] of this.sought) this.positions.set(key, offset);
+        this.sought.clear();
+        const fetched = await (next ?? this.fetch(new Map()));
+        next = undefined;
+        if (fetched.responses.length === 0) {
+          await sleep(IDLE_MS);
+          continue;
+        }
+        // Fetch ahead while this round's batches are handled, from where they end: used for the
+        // partitions a round leaves fully resolved, dropped (and fetched again) for the others.
+        next = this.fetch(this.aheadOf(fetched));
+        next.catch(() => undefined);
+        for (const response of fetched.responses) await this.deliver(config, response, fetched);
+      } catch (error) {
+        next = undefined;
+        if (!this.running) return;
+        const failure = error instanceof Error ? error : new Error(String(error));
+        const restart = isRetriable(failure);
+        for (const listener of this.crashListeners) listener({ payload: { error: failure, restart } });
+        if (!restart) {
+          this.running = false;
+          return;
+        }
+        this.needsPositions = true;
+        await sleep(RESTART_MS);
+      }
+    }
+  }
+
+  /** One Fetch per leader for the assigned, unpaused partitions, from their positions (or `ahead`). */
+  private async fetch(ahead: Map<string, bigint>): Promise<Fetched> {
+    const generation = this.generation;
+    const metadata = await this.client.metadata({ topics: this.topics });
+    const requests = new Map<number, FetchRequestTopic[]>();
+    const topicNames = new Map<string, string>();
+    const requested = new Map<string, bigint>();
+    for (const { topic, partitions } of this.assignment) {
+      const topicMetadata = metadata.topics.get(topic);
+      if (topicMetadata === undefined) continue;
+      topicNames.set(topicMetadata.id, topic);
+      for (const partition of partitions) {
+        const key = keyOf(topic, partition);
+        const fetchOffset = ahead.get(key) ?? this.positions.get(key);
+        if (this.paused.has(key) || fetchOffset === undefined) continue;
+        requested.set(key, fetchOffset);
+        const leader = topicMetadata.partitions[partition].leader;
+        const topics = requests.get(leader) ?? [];
+        topics.push({ topicId: topicMetadata.id, partitions: [{ partition, fetchOffset, partitionMaxBytes: this.maxBytesPerPartition, currentLeaderEpoch: -1, lastFetchedEpoch: -1 }] });
+        requests.set(leader, topics);
+      }
+    }
+    const responses = await Promise.all([...requests].map(([node, topics]) => this.client.fetch({ node, topics })));
+    return { responses, topicNames, requested, generation };
+  }
+
+  /** Where each partition of `fetched` that returned records from its current position continues once they are all resolved. */
+  private aheadOf(fetched: Fetched): Map<string, bigint> {
+    const ahead = new Map<string, bigint>();
+    for (const response of fetched.responses) {
+      for (const topicResponse of response.responses) {
+        const topic = fetched.topicNames.get(topicResponse.topicId) as string;
+        for (const { partitionIndex, records } of topicResponse.partitions) {
+          const key = keyOf(topic, partitionIndex);
+          if (records === undefined || records.length === 0 || this.positions.get(key) !== fetched.requested.get(key)) continue;
+          const last = records[records.length - 1];
+          ahead.set(key, last.firstOffset + BigInt(last.lastOffsetDelta) + 1n);
+        }
+      }
+    }
+    return ahead;
+  }
+
+  /** Hands each partition's records to `eachBatch`, if the partition is still where the fetch started and not paused, sought or reassigned. */
+  private async deliver(config: Run, response: FetchResponse, { topicNames, requested, generation }: Fetched): Promise<void> {
+    for (const topicResponse of response.responses) {
+      const topic = topicNames.get(topicResponse.topicId) as string;
+      for (const partitionResponse of topicResponse.partitions) {
+        const { partitionIndex: partition } = partitionResponse;
+        const key = keyOf(topic, partition);
+        const fetchOffset = requested.get(key) as bigint;
+        const stale = (): boolean => generation !== this.generation || this.sought.has(key);
+        if (!this.running || stale() || this.paused.has(key) || this.positions.get(key) !== fetchOffset) continue;
+        if (partitionResponse.errorCode === OFFSET_OUT_OF_RANGE) {
+          this.positions.set(key, (await this.listOffsets(this.fromBeginning)).get(topic)?.[partition] ?? 0n);
+          continue;
+        }
+        if (partitionResponse.errorCode !== 0) {
+          this.client.clearMetadata();
+          continue;
+        }
+        const recordBatches = partitionResponse.records ?? [];
+        if (recordBatches.length === 0) continue;
+        const last = recordBatches[recordBatches.length - 1];
+        const lastOffset = last.firstOffset + BigInt(last.lastOffsetDelta);
+        const messages: PortMessage[] = [];
+        for (const recordBatch of recordBatches) {
+          if ((recordBatch.attributes & IS_CONTROL) !== 0) continue;
+          for (const record of recordBatch.records) {
+            const offset = recordBatch.firstOffset + BigInt(record.offsetDelta);
+            if (offset < fetchOffset) continue;
+            messages.push({
+              key: record.key, value: record.value, offset: offset.toString(), timestamp: (recordBatch.firstTimestamp + record.timestampDelta).toString(),
+              headers: headersOf(record.headers),
+            });
+          }
+        }
+        const resolve = (offset: bigint): void => {
+          if (!stale()) this.positions.set(key, offset + 1n);
+        };
+        if (messages.length === 0) {
+          resolve(lastOffset);
+          continue;
+        }
+        const lastMessageOffset = messages[messages.length - 1].offset;
+        const batch: PortBatch = { topic, partition, highWatermark: partitionResponse.highWatermark.toString(), messages, lastOffset: () => lastOffset.toString() };
+        const payload: PortEachBatchPayload = {
+          batch,
+          resolveOffset: (offset) => resolve(offset === lastMessageOffset ? lastOffset : BigInt(offset)),
+          heartbeat: async () => undefined,
+          isRunning: () => this.running,
+          isStale: stale,
+        };
+        try {
+          await config.eachBatch(payload);
+        } catch (error) {
+          // The group rebalanced while the batch was handled (this client rejoins on its own
+          // timer, kafkajs only between batches): the batch is superseded, not a crash.
+          if (generation === this.generation) throw error;
+        }
+        if (config.eachBatchAutoResolve ?? true) resolve(lastOffset);
+        if ((config.autoCommit ?? true) && !stale()) await this.commitOffsets([{ topic, partition, offset: String(this.positions.get(key)) }]);
+      }
+    }
+  }
+
+  /** Positions of the assigned partitions: the committed offset, else the earliest or latest. */
+  private async loadPositions(): Promise<void> {
+    this.needsPositions = false;
+    this.positions.clear();
+    if (this.assignment.length === 0) return;
+    const committed = await this.client.listCommittedOffsets({ topics: this.assignment });
+    const ends = await this.listOffsets(this.fromBeginning);
+    for (const { topic, partitions } of this.assignment) {
+      for (const partition of partitions) {
+        const offset = committed.get(topic)?.[partition] ?? -1n;
+        this.positions.set(keyOf(topic, partition), offset >= 0n ? offset : ends.get(topic)?.[partition] ?? 0n);
+      }
+    }
+  }
+
+  private listOffsets(earliest: boolean): Promise<Map<string, bigint[]>> {
+    return this.client.listOffsets({ topics: this.assignment.map((a) => a.topic), timestamp: earliest ? -2n : -1n });
+  }
+}
+
+/** One round's Fetch responses and what they asked for. */
+interface Fetched {
+  readonly responses: FetchResponse[];
+  readonly topicNames: Map<string, string>;
+  readonly requested: Map<string, bigint>;
+  readonly generation: number;
+}
+
+function keyOf(topic: string, partition: number): string {
+  return `${topic}:${partition}`;
+}
+
+/** Record headers as kafkajs gives them: a repeated name becomes an array. */
+function headersOf(headers: [Buffer | null, Buffer | null][]): PortHeaders | undefined {
+  if (headers.length === 0) return {};
+  const result: { [key: string]: Buffer | Buffer[] } = {};
+  for (const [name, value] of headers) {
+    if (name === null || value === null) continue;
+    const key = name.toString('utf8');
+    const current = result[key];
+    result[key] = current === undefined ? value : Array.isArray(current) ? [...current, value] : [current, value];
+  }
+  return result;
+}
+
+/** Client errors that a restart cannot cure (the rest — network, timeouts, broker responses — can). */
+const FINAL_CLIENT_ERRORS = new Set(['PLT_KFK_USER', 'PLT_KFK_AUTHENTICATION', 'PLT_KFK_UNSUPPORTED', 'PLT_KFK_UNSUPPORTED_API']);
+
+/** kafkajs's rule for restarting after a crash — the error's innermost cause is retriable — extended to the client's own errors. */
+function isRetriable(error: Error): boolean {
+  let cause: unknown = error;
+  while (cause instanceof Error && cause.cause !== undefined) cause = cause.cause;
+  if ((cause as { retriable?: unknown }).retriable === true) return true;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && code.startsWith('PLT_KFK_') && !FINAL_CLIENT_ERRORS.has(code);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
