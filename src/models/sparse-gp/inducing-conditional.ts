@@ -1,9 +1,9 @@
-import { accumulateRowPair } from '../../linalg/accumulate-row-pair.js';
-import { accumulateRows } from '../../linalg/accumulate-rows.js';
 import { cholesky } from '../../linalg/cholesky.js';
 import { choleskyInverse } from '../../linalg/cholesky-inverse.js';
-import { lowerTransposedTimes } from '../../linalg/lower-transposed-times.js';
-import { rowDotsRows } from '../../linalg/row-dots-rows.js';
+import { gemmNnAccumulate } from '../../linalg/gemm-nn-accumulate.js';
+import { gemmNt } from '../../linalg/gemm-nt.js';
+import { lowerTransposedTimesTiled } from '../../linalg/lower-transposed-times-tiled.js';
+import { solveLowerRows } from '../../linalg/solve-lower-rows.js';
 import { solveLowerTransposedRows } from '../../linalg/solve-lower-transposed-rows.js';
 import type { SparseGpGradient, SparseGpParameters } from './sparse-gp-parameters.js';
 
@@ -15,14 +15,16 @@ import type { SparseGpGradient, SparseGpParameters } from './sparse-gp-parameter
  * ∇m_u = C g_μ, ∇L_u = tril(2C diag(g_v) Cᵀ L_u), and K̄uf, K̄uu, k̄diag for the kernel and Z (the
  * reference README §2). A regulariser adds its own terms to ∇m_u, ∇L_u and K̄uu between the steps.
  * The whitened form (m̃, L̃ of q(v), u = Lk v) is the same conditional at (Lk m̃, Lk L̃), chained back
- * through the Cholesky (Murray 2016); its fast path (no hyperparameter gradient) skips the back-solve.
+ * through the Cholesky (Murray 2016).
+ * C is never formed: with B = Lk⁻¹Kuf and L̂ = Lk⁻¹L_u (lower; L̃ when whitened), Cᵀm_u = Bᵀ(Lk⁻¹m_u),
+ * L_uᵀC = L̂ᵀB, C diag(g_v) Cᵀ = Lk⁻ᵀ(B diag(g_v) Bᵀ)Lk⁻¹, and K̄uf = αg_μᵀ + 2(Kuu⁻¹S − I)Lk⁻ᵀ B diag(g_v):
+ * four O(BM²) passes (B, L̂ᵀB, B diag(g_v) Bᵀ, the K̄uf product), all register-tiled.
  * Buffers are sized for M and grow with the batch, so a steady stream of equal batches allocates nothing.
  */
 export class InducingConditional {
   private capacity = 0;
   private kuf = new Float64Array(0);
   private solved = new Float64Array(0);
-  private c = new Float64Array(0);
   private t = new Float64Array(0);
   private dmat = new Float64Array(0);
   /** Latent marginal means μ_i of the last evaluation. */
@@ -57,6 +59,10 @@ export class InducingConditional {
   private readonly ksw: Float64Array;
   private readonly lbar: Float64Array;
   private readonly work: Float64Array;
+  private readonly lhat: Float64Array;
+  private readonly scratch: Float64Array;
+  private readonly kufFactor: Float64Array;
+  private readonly gB: Float64Array;
 
   constructor(readonly M: number, readonly dim: number) {
     const mm = M * M;
@@ -78,6 +84,10 @@ export class InducingConditional {
     this.ksw = new Float64Array(mm);
     this.lbar = new Float64Array(mm);
     this.work = new Float64Array(mm);
+    this.lhat = new Float64Array(mm);
+    this.scratch = new Float64Array(mm);
+    this.kufFactor = new Float64Array(mm);
+    this.gB = new Float64Array(M);
   }
 
   private ensure(n: number): void {
@@ -85,7 +95,6 @@ export class InducingConditional {
     const size = this.M * n;
     this.kuf = new Float64Array(size);
     this.solved = new Float64Array(size);
-    this.c = new Float64Array(size);
     this.t = new Float64Array(size);
     this.dmat = new Float64Array(size);
     this.mu = new Float64Array(n);
@@ -147,60 +156,38 @@ export class InducingConditional {
   }
 
   /**
-   * Latent marginals of f at the n rows of x (row-major n×d) into `mu`, `v`, keeping C = Kuu⁻¹Kuf and
-   * T = L_uᵀC for the adjoint. O(M³ + nM²).
+   * Latent marginals of f at the n rows of x (row-major n×d) into `mu`, `v` (after {@link solveMean}),
+   * keeping B = Lk⁻¹Kuf and T = L̂ᵀB (L̂ = Lk⁻¹L_u) for the adjoint: μ = c + Bᵀ(Lk⁻¹m_u),
+   * v = s² − colsum(B∘B) + colsum(T∘T). O(M³ + nM²).
    */
   marginals(p: SparseGpParameters, x: Float64Array, n: number): void {
     this.ensure(n);
     this.prepareInducing(p);
+    this.solveMean();
     const M = this.M;
-    const { solved, c, t, lk, mU, lU, mu, v } = this;
+    const { lhat, lk } = this;
     this.solveKuf(p, x, n);
-    for (let a = M - 1; a >= 0; a--) {
-      const row = a * n;
-      for (let i = 0; i < n; i++) c[row + i] = solved[row + i];
-      accumulateRows(c, row, c, a + 1, M - a - 1, n, lk, (a + 1) * M + a, M, -1);
-      const inv = 1 / lk[a * M + a];
-      for (let i = 0; i < n; i++) c[row + i] *= inv;
+    if (p.whitened) lhat.set(p.L);
+    else {
+      lhat.set(this.lU);
+      solveLowerRows(lk, M, lhat, M, this.scratch);
     }
-    lowerTransposedTimes(t, c, lU, M, n);
-    const s2 = p.kernel.variance;
-    for (let i = 0; i < n; i++) {
-      mu[i] = p.meanConstant;
-      v[i] = s2;
-    }
-    for (let a = 0; a < M; a++) {
-      const row = a * n;
-      const ma = mU[a];
-      for (let i = 0; i < n; i++) {
-        mu[i] += c[row + i] * ma;
-        v[i] -= solved[row + i] * solved[row + i];
-      }
-      for (let i = 0; i < n; i++) v[i] += t[row + i] * t[row + i];
-    }
-    for (let i = 0; i < n; i++) if (!(v[i] > 0)) v[i] = 0;
+    this.finishMarginals(p, p.whitened ? p.m : this.meanSolve, lhat, n);
   }
 
-  /**
-   * The whitened marginals without the back-solve: with B = Lk⁻¹Kuf and T = L̃ᵀB, μ = c + Bᵀm̃ and
-   * v = s² − colsum(B∘B) + colsum(T∘T). O(M³ + nM²).
-   */
-  whitenedMarginals(p: SparseGpParameters, x: Float64Array, n: number): void {
-    this.ensure(n);
+  /** μ = c + Bᵀm̃, T = L̂ᵀB and v = s² − colsum(B∘B) + colsum(T∘T) from B in `solved`. */
+  private finishMarginals(p: SparseGpParameters, mTilde: Float64Array, lhat: Float64Array, n: number): void {
     const M = this.M;
     const { solved, t, mu, v } = this;
-    const { m, L } = p;
-    this.factorKuu(p);
-    this.solveKuf(p, x, n);
+    lowerTransposedTimesTiled(t, solved, lhat, M, n, this.scratch);
     const s2 = p.kernel.variance;
     for (let i = 0; i < n; i++) {
       mu[i] = p.meanConstant;
       v[i] = s2;
     }
-    lowerTransposedTimes(t, solved, L, M, n);
     for (let a = 0; a < M; a++) {
       const row = a * n;
-      const ma = m[a];
+      const ma = mTilde[a];
       for (let i = 0; i < n; i++) {
         const b = solved[row + i];
         mu[i] += b * ma;
@@ -211,32 +198,28 @@ export class InducingConditional {
     for (let i = 0; i < n; i++) if (!(v[i] > 0)) v[i] = 0;
   }
 
-  /** Kuf and B = Lk⁻¹Kuf (into `solved`), row by row so that the inner loops run over the batch. */
-  private solveKuf(p: SparseGpParameters, x: Float64Array, n: number): void {
-    const M = this.M;
-    const { kuf, solved, lk } = this;
-    p.kernel.cross(p.Z, M, x, n, kuf);
-    for (let e = 0; e < M * n; e++) solved[e] = kuf[e];
-    // Rows a and a + 1 share the full groups of four of sources below a (the grouping of accumulateRows
-    // from source 0, so the result is bit for bit row by row); each finishes its own remainder.
-    for (let a = 0; a < M; a += 2) {
-      const row = a * n;
-      const pair = a + 1 < M;
-      const shared = pair ? a - (a % 4) : 0;
-      if (shared > 0) accumulateRowPair(solved, row, row + n, solved, 0, shared, n, lk, a * M, (a + 1) * M, 1, -1);
-      accumulateRows(solved, row, solved, shared, a - shared, n, lk, a * M + shared, 1, -1);
-      const inv = 1 / lk[a * M + a];
-      for (let i = 0; i < n; i++) solved[row + i] *= inv;
-      if (!pair) break;
-      const next = row + n;
-      accumulateRows(solved, next, solved, shared, a + 1 - shared, n, lk, (a + 1) * M + shared, 1, -1);
-      const invNext = 1 / lk[(a + 1) * M + a + 1];
-      for (let i = 0; i < n; i++) solved[next + i] *= invNext;
-    }
+  /**
+   * The whitened marginals without q(u) in the unwhitened form: with B = Lk⁻¹Kuf and T = L̃ᵀB, μ = c + Bᵀm̃ and
+   * v = s² − colsum(B∘B) + colsum(T∘T). O(M³ + nM²).
+   */
+  whitenedMarginals(p: SparseGpParameters, x: Float64Array, n: number): void {
+    this.ensure(n);
+    this.factorKuu(p);
+    this.solveKuf(p, x, n);
+    this.finishMarginals(p, p.m, p.L, n);
   }
 
-  /** Lk⁻¹m_u into {@link meanSolve} and α = Kuu⁻¹m_u into {@link alpha} (after {@link marginals}). */
-  solveMean(): void {
+  /** Kuf and B = Lk⁻¹Kuf (into `solved`) by the blocked, register-tiled solve along rows. */
+  private solveKuf(p: SparseGpParameters, x: Float64Array, n: number): void {
+    const M = this.M;
+    const { kuf, solved } = this;
+    p.kernel.cross(p.Z, M, x, n, kuf);
+    solved.set(kuf.subarray(0, M * n));
+    solveLowerRows(this.lk, M, solved, n, this.scratch);
+  }
+
+  /** Lk⁻¹m_u into {@link meanSolve} and α = Kuu⁻¹m_u into {@link alpha} (done by {@link marginals}). */
+  private solveMean(): void {
     const M = this.M;
     const { lk, mU, meanSolve, alpha } = this;
     for (let a = 0; a < M; a++) {
@@ -252,35 +235,45 @@ export class InducingConditional {
   }
 
   /**
-   * The data term's ∇m_u = C g_μ into {@link gmU} and, when the objective depends on L (`covariance`),
-   * ∇L_u = tril(2 D Tᵀ), D = C diag(g_v), into {@link gLU} (else 0); D and C g_μ are kept for
-   * {@link hyperBackward}. With `hyper`, also W = C Dᵀ for it, and then D Tᵀ = C diag(g_v) Cᵀ L_u = W L_u
-   * is taken from W in O(M³) instead of another O(nM²) pass. After {@link marginals}.
+   * The data term's ∇m_u = C g_μ = Lk⁻ᵀ(B g_μ) into {@link gmU} and, when the objective depends on L
+   * (`covariance`), ∇L_u = tril(2 W L_u) into {@link gLU} (else 0), W = C diag(g_v) Cᵀ = Lk⁻ᵀ W̃ Lk⁻¹ with
+   * W̃ = D̃Bᵀ, D̃ = B diag(g_v); D̃, W and C g_μ are kept for {@link hyperBackward} (`hyper`). After {@link marginals}.
    */
   backward(gmu: Float64Array, gv: Float64Array, n: number, covariance: boolean, hyper = false): void {
     const M = this.M;
-    const { c, t, dmat, gmU, gLU, gmData, w, lU } = this;
+    const { solved, dmat, gB, gmU, gLU, gmData, w, lU, lk, work } = this;
     for (let a = 0; a < M; a++) {
       const row = a * n;
       let sum = 0;
       for (let i = 0; i < n; i++) {
-        sum += c[row + i] * gmu[i];
-        dmat[row + i] = c[row + i] * gv[i];
+        const b = solved[row + i];
+        sum += b * gmu[i];
+        dmat[row + i] = b * gv[i];
       }
-      gmData[a] = sum;
-      gmU[a] = sum;
+      gB[a] = sum;
     }
-    if (hyper) {
-      rowDotsRows(c, dmat, M, M, n, w, M, true);
-      for (let a = 0; a < M; a++) for (let b = 0; b < a; b++) w[b * M + a] = w[a * M + b];
+    for (let a = M - 1; a >= 0; a--) {
+      let sum = gB[a];
+      for (let b = a + 1; b < M; b++) sum -= lk[b * M + a] * gmData[b];
+      gmData[a] = sum / lk[a * M + a];
     }
+    gmU.set(gmData);
     gLU.fill(0);
-    if (!covariance) return;
-    if (!hyper) {
-      rowDotsRows(dmat, t, M, M, n, gLU, M, true);
-      for (let a = 0; a < M; a++) for (let b = 0; b <= a; b++) gLU[a * M + b] *= 2;
-      return;
+    if (!hyper && !covariance) return;
+    // W̃ (lower, mirrored), then Xᵀ = Lk⁻ᵀW̃ (= (W̃Lk⁻¹)ᵀ) in `work` and W = Lk⁻ᵀX, symmetrised.
+    gemmNt(work, M, dmat, solved, M, M, n, true);
+    for (let a = 0; a < M; a++) for (let b = 0; b < a; b++) work[b * M + a] = work[a * M + b];
+    solveLowerTransposedRows(lk, M, work, M);
+    for (let a = 0; a < M; a++) for (let b = 0; b < M; b++) w[b * M + a] = work[a * M + b];
+    solveLowerTransposedRows(lk, M, w, M);
+    for (let a = 0; a < M; a++) {
+      for (let b = 0; b < a; b++) {
+        const mean = 0.5 * (w[a * M + b] + w[b * M + a]);
+        w[a * M + b] = mean;
+        w[b * M + a] = mean;
+      }
     }
+    if (!covariance) return;
     for (let a = 0; a < M; a++) {
       for (let b = 0; b <= a; b++) {
         let sum = 0;
@@ -309,20 +302,20 @@ export class InducingConditional {
     }
     gradient.L.fill(0);
     if (!covariance) return;
-    rowDotsRows(dmat, t, M, M, n, gradient.L, M, true);
+    gemmNt(gradient.L, M, dmat, t, M, M, n, true);
     for (let a = 0; a < M; a++) for (let b = 0; b <= a; b++) gradient.L[a * M + b] = 2 * gradient.L[a * M + b];
   }
 
   /**
    * The data term's K̄uf (into `solved`) and K̄uu (into {@link kuuBar}) after {@link backward} with `hyper`, with
-   * Kuu⁻¹ and Kuu⁻¹S kept for a regulariser: K̄uf = α g_μᵀ − 2D + 2 Kuu⁻¹S D and
-   * K̄uu = −(C g_μ)αᵀ + W − Kuu⁻¹S W − W S Kuu⁻¹, W = C Dᵀ (the reference README §2).
+   * Kuu⁻¹ and Kuu⁻¹S kept for a regulariser: K̄uf = α g_μᵀ + 2(Kuu⁻¹S − I)Lk⁻ᵀD̃ (= α g_μᵀ − 2D + 2 Kuu⁻¹S D,
+   * D = C diag(g_v)) and K̄uu = −(C g_μ)αᵀ + W − Kuu⁻¹S W − W S Kuu⁻¹ (the reference README §2).
    */
   hyperBackward(gmu: Float64Array, n: number): void {
     const M = this.M;
-    const { dmat, alpha, gmData, ainv, s, ks, w, ksw, kuuBar, lU, lk } = this;
+    const { dmat, alpha, gmData, ainv, s, ks, w, ksw, kuuBar, lU, lk, work, kufFactor } = this;
     const kufBar = this.solved;
-    choleskyInverse(lk, M, ainv, this.work);
+    choleskyInverse(lk, M, ainv, work);
     for (let a = 0; a < M; a++) {
       for (let b = 0; b <= a; b++) {
         let sum = 0;
@@ -331,17 +324,19 @@ export class InducingConditional {
         s[b * M + a] = sum;
       }
     }
-    // S, Kuu⁻¹ and W are symmetric, so every M×M product below is rows against rows (rowDots).
-    rowDotsRows(ainv, s, M, M, M, ks, M, false);
+    // S, Kuu⁻¹ and W are symmetric, so every M×M product below is rows against rows.
+    gemmNt(ks, M, ainv, s, M, M, M, false);
+    // 2(Kuu⁻¹S − I)Lk⁻ᵀ = (2Lk⁻¹(Kuu⁻¹S − I)ᵀ)ᵀ
+    for (let a = 0; a < M; a++) for (let b = 0; b < M; b++) work[a * M + b] = ks[b * M + a] - (a === b ? 1 : 0);
+    solveLowerRows(lk, M, work, M, this.scratch);
+    for (let a = 0; a < M; a++) for (let b = 0; b < M; b++) kufFactor[a * M + b] = 2 * work[b * M + a];
     for (let a = 0; a < M; a++) {
       const ra = a * n;
-      for (let i = 0; i < n; i++) kufBar[ra + i] = alpha[a] * gmu[i] - 2 * dmat[ra + i];
+      for (let i = 0; i < n; i++) kufBar[ra + i] = alpha[a] * gmu[i];
     }
-    let a = 0;
-    for (; a + 1 < M; a += 2) accumulateRowPair(kufBar, a * n, (a + 1) * n, dmat, 0, M, n, ks, a * M, (a + 1) * M, 1, 2);
-    if (a < M) accumulateRows(kufBar, a * n, dmat, 0, M, n, ks, a * M, 1, 2);
+    gemmNnAccumulate(kufBar, 0, kufFactor, 0, M, dmat, 0, M, M, n);
     // KsW = Ks·W; W·Ksᵀ is its transpose.
-    rowDotsRows(ks, w, M, M, M, ksw, M, false);
+    gemmNt(ksw, M, ks, w, M, M, M, false);
     for (let a = 0; a < M; a++) {
       for (let b = 0; b < M; b++) kuuBar[a * M + b] = -gmData[a] * alpha[b] + w[a * M + b] - ksw[a * M + b] - ksw[b * M + a];
     }

@@ -9,7 +9,7 @@ import type { SparseGpGradient } from './sparse-gp-parameters.js';
 export interface InducingRegulariser {
   /** Whether R, and with it the objective, depends on the covariance of q (else the objective's L-gradient is 0). */
   readonly covariance: boolean;
-  /** R at the conditional's q(u), after its `solveMean`. */
+  /** R at the conditional's q(u), after its `marginals`. */
   value(q: InducingConditional): number;
   /** R in the whitened form, at m̃ (M) and L̃ (M×M lower). */
   whitenedValue(m: Float64Array, L: Float64Array, M: number): number;

@@ -70,7 +70,6 @@ export class SparseGpEvaluator {
     const q = this.conditional;
     q.marginals(p, x, n);
     const data = this.dataTerm(objective, y, n, scale);
-    q.solveMean();
     const reg = regulariser.value(q);
     this.regulariserValue = reg;
     const value = scale * data + p.beta * reg;
