@@ -30,6 +30,7 @@ export { solveLowerRowNorms } from './solve-lower-row-norms.js';
 export { solveLowerRows } from './solve-lower-rows.js';
 export { solveLowerTransposed } from './solve-lower-transposed.js';
 export { solveLowerTransposedRows } from './solve-lower-transposed-rows.js';
+export { solveLowerTransposedTiled } from './solve-lower-transposed-tiled.js';
 export { symmetricEigen } from './symmetric-eigen.js';
 export { symmetricRank1Update } from './symmetric-rank1-update.js';
 export { trace } from './trace.js';

@@ -3,6 +3,7 @@ import { gemmNnAccumulate } from '../../src/linalg/gemm-nn-accumulate.js';
 import { gemmNt } from '../../src/linalg/gemm-nt.js';
 import { lowerTransposedTimesTiled } from '../../src/linalg/lower-transposed-times-tiled.js';
 import { solveLowerRows } from '../../src/linalg/solve-lower-rows.js';
+import { solveLowerTransposedTiled } from '../../src/linalg/solve-lower-transposed-tiled.js';
 import { Rng } from '../../src/rng/rng.js';
 import { expectClose } from '../helpers/close.js';
 
@@ -71,7 +72,7 @@ describe('register-tiled kernels (the sparse GP\'s O(BM²) passes)', () => {
 
   for (const M of [1, 3, 4, 6, 9, 13]) {
     const n = 7;
-    it(`M = ${M}: solveLowerRows solves L·X = B and lowerTransposedTimesTiled is Lᵀ·src, to 1e-12 of the plain loops`, () => {
+    it(`M = ${M}: solveLowerRows and solveLowerTransposedTiled solve L·X = B and Lᵀ·X = B, lowerTransposedTimesTiled is Lᵀ·src, to 1e-12 of the plain loops`, () => {
       const l = lower(M, 6);
       const rhs = random(M * n, 7);
       const x = rhs.slice();
@@ -79,6 +80,11 @@ describe('register-tiled kernels (the sparse GP\'s O(BM²) passes)', () => {
       const back = new Float64Array(M * n);
       for (let a = 0; a < M; a++) for (let j = 0; j < n; j++) for (let b = 0; b <= a; b++) back[a * n + j] += l[a * M + b] * x[b * n + j];
       expectClose(back, rhs, { rel: 1e-12, abs: 1e-12 }, 'L·X');
+      const y = rhs.slice();
+      solveLowerTransposedTiled(l, M, y, n, new Float64Array(M * M));
+      const backT = new Float64Array(M * n);
+      for (let a = 0; a < M; a++) for (let j = 0; j < n; j++) for (let b = a; b < M; b++) backT[a * n + j] += l[b * M + a] * y[b * n + j];
+      expectClose(backT, rhs, { rel: 1e-12, abs: 1e-12 }, 'Lᵀ·X');
       const src = random(M * n, 8);
       const out = random(M * n, 9);
       lowerTransposedTimesTiled(out, src, l, M, n, new Float64Array(M * M));

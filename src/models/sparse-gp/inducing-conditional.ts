@@ -4,7 +4,7 @@ import { gemmNnAccumulate } from '../../linalg/gemm-nn-accumulate.js';
 import { gemmNt } from '../../linalg/gemm-nt.js';
 import { lowerTransposedTimesTiled } from '../../linalg/lower-transposed-times-tiled.js';
 import { solveLowerRows } from '../../linalg/solve-lower-rows.js';
-import { solveLowerTransposedRows } from '../../linalg/solve-lower-transposed-rows.js';
+import { solveLowerTransposedTiled } from '../../linalg/solve-lower-transposed-tiled.js';
 import type { SparseGpGradient, SparseGpParameters } from './sparse-gp-parameters.js';
 
 /**
@@ -59,7 +59,8 @@ export class InducingConditional {
   private readonly ksw: Float64Array;
   private readonly lbar: Float64Array;
   private readonly work: Float64Array;
-  private readonly lhat: Float64Array;
+  /** L̂ = Lk⁻¹L_u (lower; L̃ when whitened), after {@link marginals}. */
+  readonly lhat: Float64Array;
   private readonly scratch: Float64Array;
   private readonly kufFactor: Float64Array;
   private readonly gB: Float64Array;
@@ -263,9 +264,9 @@ export class InducingConditional {
     // W̃ (lower, mirrored), then Xᵀ = Lk⁻ᵀW̃ (= (W̃Lk⁻¹)ᵀ) in `work` and W = Lk⁻ᵀX, symmetrised.
     gemmNt(work, M, dmat, solved, M, M, n, true);
     for (let a = 0; a < M; a++) for (let b = 0; b < a; b++) work[b * M + a] = work[a * M + b];
-    solveLowerTransposedRows(lk, M, work, M);
+    solveLowerTransposedTiled(lk, M, work, M, this.scratch);
     for (let a = 0; a < M; a++) for (let b = 0; b < M; b++) w[b * M + a] = work[a * M + b];
-    solveLowerTransposedRows(lk, M, w, M);
+    solveLowerTransposedTiled(lk, M, w, M, this.scratch);
     for (let a = 0; a < M; a++) {
       for (let b = 0; b < a; b++) {
         const mean = 0.5 * (w[a * M + b] + w[b * M + a]);
@@ -274,13 +275,11 @@ export class InducingConditional {
       }
     }
     if (!covariance) return;
-    for (let a = 0; a < M; a++) {
-      for (let b = 0; b <= a; b++) {
-        let sum = 0;
-        for (let k = b; k < M; k++) sum += w[a * M + k] * lU[k * M + b];
-        gLU[a * M + b] = 2 * sum;
-      }
-    }
+    // row b of L_uᵀ (zero before b) against row a of W, rows against rows
+    const luT = this.scratch;
+    for (let b = 0; b < M; b++) for (let k = 0; k < M; k++) luT[b * M + k] = k < b ? 0 : lU[k * M + b];
+    gemmNt(gLU, M, w, luT, M, M, M, true);
+    for (let a = 0; a < M; a++) for (let b = 0; b <= a; b++) gLU[a * M + b] *= 2;
   }
 
   /**
@@ -316,14 +315,8 @@ export class InducingConditional {
     const { dmat, alpha, gmData, ainv, s, ks, w, ksw, kuuBar, lU, lk, work, kufFactor } = this;
     const kufBar = this.solved;
     choleskyInverse(lk, M, ainv, work);
-    for (let a = 0; a < M; a++) {
-      for (let b = 0; b <= a; b++) {
-        let sum = 0;
-        for (let k = 0; k <= b; k++) sum += lU[a * M + k] * lU[b * M + k];
-        s[a * M + b] = sum;
-        s[b * M + a] = sum;
-      }
-    }
+    gemmNt(s, M, lU, lU, M, M, M, true);
+    for (let a = 0; a < M; a++) for (let b = 0; b < a; b++) s[b * M + a] = s[a * M + b];
     // S, Kuu⁻¹ and W are symmetric, so every M×M product below is rows against rows.
     gemmNt(ks, M, ainv, s, M, M, M, false);
     // 2(Kuu⁻¹S − I)Lk⁻ᵀ = (2Lk⁻¹(Kuu⁻¹S − I)ᵀ)ᵀ
@@ -350,31 +343,22 @@ export class InducingConditional {
   whiteningAdjoint(p: SparseGpParameters): void {
     const M = this.M;
     const { lk, gmU, gLU, kuuBar, work, lbar } = this;
+    // L̄k = tril(ḠL L̃ᵀ) (rows against rows; L̃ is zero above its diagonal) + tril(ḡ_m m̃ᵀ)
+    lbar.fill(0);
+    gemmNt(lbar, M, gLU, p.L, M, M, M, true);
+    for (let a = 0; a < M; a++) for (let b = 0; b <= a; b++) lbar[a * M + b] += gmU[a] * p.m[b];
+    // P = Φ(Lkᵀ L̄k) into work
+    lowerTransposedTimesTiled(work, lbar, lk, M, M, this.scratch);
     for (let a = 0; a < M; a++) {
-      for (let b = 0; b <= a; b++) {
-        let sum = gmU[a] * p.m[b];
-        for (let k = 0; k <= b; k++) sum += gLU[a * M + k] * p.L[b * M + k];
-        lbar[a * M + b] = sum;
-      }
-      for (let b = a + 1; b < M; b++) lbar[a * M + b] = 0;
-    }
-    // P = Φ(Lkᵀ L̄k) into work, row a = Σ_{k ≥ a} Lk[k, a]·(row k of L̄k) accumulated along rows
-    work.fill(0);
-    for (let a = 0; a < M; a++) {
-      const row = a * M;
-      for (let k = a; k < M; k++) {
-        const f = lk[k * M + a];
-        const source = k * M;
-        for (let b = 0; b <= a; b++) work[row + b] += f * lbar[source + b];
-      }
-      work[row + a] *= 0.5;
+      work[a * M + a] *= 0.5;
+      for (let b = a + 1; b < M; b++) work[a * M + b] = 0;
     }
     // G = Lk⁻ᵀ P Lk⁻¹: first X = P Lk⁻¹ as Xᵀ = Lk⁻ᵀPᵀ (in `ks`, no longer needed), then Lk⁻ᵀ X.
     const transposed = this.ks;
     for (let a = 0; a < M; a++) for (let b = 0; b < M; b++) transposed[b * M + a] = work[a * M + b];
-    solveLowerTransposedRows(lk, M, transposed, M);
+    solveLowerTransposedTiled(lk, M, transposed, M, this.scratch);
     for (let a = 0; a < M; a++) for (let b = 0; b < M; b++) work[a * M + b] = transposed[b * M + a];
-    solveLowerTransposedRows(lk, M, work, M);
+    solveLowerTransposedTiled(lk, M, work, M, this.scratch);
     for (let a = 0; a < M; a++) {
       for (let b = 0; b < M; b++) kuuBar[a * M + b] += 0.5 * (work[a * M + b] + work[b * M + a]);
     }

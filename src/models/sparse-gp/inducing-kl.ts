@@ -1,5 +1,5 @@
-import { rowDotsRows } from '../../linalg/row-dots-rows.js';
-import { solveLowerTransposedRows } from '../../linalg/solve-lower-transposed-rows.js';
+import { gemmNt } from '../../linalg/gemm-nt.js';
+import { solveLowerTransposedTiled } from '../../linalg/solve-lower-transposed-tiled.js';
 import type { InducingConditional } from './inducing-conditional.js';
 import type { InducingRegulariser } from './inducing-regulariser.js';
 import type { SparseGpGradient } from './sparse-gp-parameters.js';
@@ -12,34 +12,21 @@ import type { SparseGpGradient } from './sparse-gp-parameters.js';
  */
 export class InducingKl implements InducingRegulariser {
   readonly covariance = true;
-  /** X1 = Lk⁻¹L_u of the last {@link value}. */
-  private readonly x1: Float64Array;
   private readonly work: Float64Array;
+  private readonly scratch: Float64Array;
 
   constructor(readonly M: number) {
-    this.x1 = new Float64Array(M * M);
     this.work = new Float64Array(M * M);
+    this.scratch = new Float64Array(M * M);
   }
 
+  /** R at the conditional's q(u), with X1 = Lk⁻¹L_u its L̂. */
   value(q: InducingConditional): number {
     const M = this.M;
     const { lk, lU, meanSolve } = q;
-    const x1 = this.x1;
+    const x1 = q.lhat;
     let quad = 0;
     for (let a = 0; a < M; a++) quad += meanSolve[a] * meanSolve[a];
-    // X1 = Lk⁻¹L_u by forward substitution along rows (each entry's arithmetic as column by column)
-    x1.fill(0);
-    for (let a = 0; a < M; a++) {
-      const row = a * M;
-      for (let c = 0; c <= a; c++) x1[row + c] = lU[row + c];
-      for (let b = 0; b < a; b++) {
-        const f = lk[row + b];
-        const source = b * M;
-        for (let c = 0; c <= b; c++) x1[row + c] -= f * x1[source + c];
-      }
-      const diagonal = lk[row + a];
-      for (let c = 0; c <= a; c++) x1[row + c] /= diagonal;
-    }
     let frob = 0;
     let logDet = 0;
     for (let col = 0; col < M; col++) for (let a = 0; a < M; a++) frob += x1[a * M + col] * x1[a * M + col];
@@ -63,8 +50,8 @@ export class InducingKl implements InducingRegulariser {
     for (let a = 0; a < M; a++) gmU[a] += beta * alpha[a];
     // β(tril(Kuu⁻¹L) − diag(1/L_jj)), Kuu⁻¹L = Lk⁻ᵀ X1
     const work = this.work;
-    work.set(this.x1);
-    solveLowerTransposedRows(lk, M, work, M);
+    work.set(q.lhat);
+    solveLowerTransposedTiled(lk, M, work, M, this.scratch);
     for (let a = 0; a < M; a++) {
       for (let b = 0; b <= a; b++) gLU[a * M + b] += beta * work[a * M + b];
       gLU[a * M + a] -= beta / lU[a * M + a];
@@ -84,7 +71,7 @@ export class InducingKl implements InducingRegulariser {
     const { kuuBar, alpha, ainv, ks } = q;
     const half = 0.5 * beta;
     const ksa = this.work;
-    rowDotsRows(ks, ainv, M, M, M, ksa, M, false);
+    gemmNt(ksa, M, ks, ainv, M, M, M, false);
     for (let a = 0; a < M; a++) {
       for (let b = 0; b < M; b++) {
         kuuBar[a * M + b] -= half * alpha[a] * alpha[b];
