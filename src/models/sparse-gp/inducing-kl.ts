@@ -71,7 +71,9 @@ export class InducingKl implements InducingRegulariser {
     const { kuuBar, alpha, ainv, ks } = q;
     const half = 0.5 * beta;
     const ksa = this.work;
-    gemmNt(ksa, M, ks, ainv, M, M, M, false);
+    // Kuu⁻¹S·Kuu⁻¹ (rows of Kuu⁻¹S against rows of the symmetric Kuu⁻¹) is symmetric: its lower triangle, mirrored
+    gemmNt(ksa, M, ks, ainv, M, M, M, true);
+    for (let a = 0; a < M; a++) for (let b = 0; b < a; b++) ksa[b * M + a] = ksa[a * M + b];
     for (let a = 0; a < M; a++) {
       for (let b = 0; b < M; b++) {
         kuuBar[a * M + b] -= half * alpha[a] * alpha[b];
