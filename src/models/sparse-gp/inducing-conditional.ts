@@ -14,8 +14,8 @@ import type { SparseGpGradient, SparseGpParameters } from './sparse-gp-parameter
  * C = Kuu⁻¹Kuf (Wei, Sheth & Khardon 2021, eq. 2). Backwards, from ∂/∂μ and ∂/∂v of a data term:
  * ∇m_u = C g_μ, ∇L_u = tril(2C diag(g_v) Cᵀ L_u), and K̄uf, K̄uu, k̄diag for the kernel and Z (the
  * reference README §2). A regulariser adds its own terms to ∇m_u, ∇L_u and K̄uu between the steps.
- * The whitened form (m̃, L̃ of q(v), u = Lk v) is the same conditional at (Lk m̃, Lk L̃), chained back
- * through the Cholesky (Murray 2016).
+ * The whitened form (m̃, L̃ of q(v), u = Lk v) has the same marginals at (Lk m̃, Lk L̃); its adjoint runs in
+ * whitened terms through B = Lk⁻¹Kuf and the Cholesky (Murray 2016), with no unwhitened q(u).
  * C is never formed: with B = Lk⁻¹Kuf and L̂ = Lk⁻¹L_u (lower; L̃ when whitened), Cᵀm_u = Bᵀ(Lk⁻¹m_u),
  * L_uᵀC = L̂ᵀB, C diag(g_v) Cᵀ = Lk⁻ᵀ(B diag(g_v) Bᵀ)Lk⁻¹, and K̄uf = αg_μᵀ + 2(Kuu⁻¹S − I)Lk⁻ᵀ B diag(g_v):
  * four O(BM²) passes (B, L̂ᵀB, B diag(g_v) Bᵀ, the K̄uf product), all register-tiled.
@@ -336,24 +336,75 @@ export class InducingConditional {
   }
 
   /**
-   * Adds to K̄uu the path through Lk = chol(Kuu) of the whitened form: L̄k = ḡ_m m̃ᵀ + ḠL L̃ᵀ, then
-   * K̄uu += sym(Lk⁻ᵀ Φ(LkᵀL̄k) Lk⁻¹), Φ = lower triangle with halved diagonal (Murray 2016, eq. 10).
-   * After every term of ∇m_u, ∇L_u and K̄uu is in.
+   * The whitened adjoint with the hyperparameters, after {@link whitenedMarginals} (Murray 2016; no
+   * unwhitened detour): ∇m̃ = B g_μ and ∇L̃ = tril(2W̃L̃) (0 without `covariance`), W̃ = D̃Bᵀ, D̃ = B diag(g_v),
+   * into the gradient; from B̄ = m̃g_μᵀ + 2(L̃L̃ᵀ − I)D̃, K̄uf = Lk⁻ᵀB̄ = α g_μᵀ + R D̃ (into `solved`),
+   * R = 2Lk⁻ᵀ(L̃L̃ᵀ − I), α = Lk⁻ᵀm̃, and through B = Lk⁻¹Kuf, L̄k = −tril(Lk⁻ᵀB̄Bᵀ) = −tril(α(Bg_μ)ᵀ + RW̃),
+   * which the Cholesky adjoint turns into K̄uu (into {@link kuuBar}). O(nM²) in three passes, then O(M³).
    */
-  whiteningAdjoint(p: SparseGpParameters): void {
+  whitenedHyperBackward(p: SparseGpParameters, gmu: Float64Array, gv: Float64Array, n: number, covariance: boolean, gradient: SparseGpGradient): void {
     const M = this.M;
-    const { lk, gmU, gLU, kuuBar, work, lbar } = this;
-    // L̄k = tril(ḠL L̃ᵀ) (rows against rows; L̃ is zero above its diagonal) + tril(ḡ_m m̃ᵀ)
+    const { solved, dmat, gB, w, lk, alpha, work, lbar, kufFactor, kuuBar, scratch } = this;
+    const kufBar = solved;
+    for (let a = 0; a < M; a++) {
+      const row = a * n;
+      let sum = 0;
+      for (let i = 0; i < n; i++) {
+        const b = solved[row + i];
+        sum += b * gmu[i];
+        dmat[row + i] = b * gv[i];
+      }
+      gB[a] = sum;
+    }
+    gradient.m.set(gB);
+    gemmNt(w, M, dmat, solved, M, M, n, true);
+    for (let a = 0; a < M; a++) for (let b = 0; b < a; b++) w[b * M + a] = w[a * M + b];
+    gradient.L.fill(0);
+    if (covariance) {
+      // row b of L̃ᵀ against row a of W̃
+      for (let b = 0; b < M; b++) for (let k = 0; k < M; k++) scratch[b * M + k] = p.L[k * M + b];
+      gemmNt(gradient.L, M, w, scratch, M, M, M, true);
+      for (let a = 0; a < M; a++) for (let b = 0; b <= a; b++) gradient.L[a * M + b] *= 2;
+    }
+    for (let a = M - 1; a >= 0; a--) {
+      let sum = p.m[a];
+      for (let b = a + 1; b < M; b++) sum -= lk[b * M + a] * alpha[b];
+      alpha[a] = sum / lk[a * M + a];
+    }
+    gemmNt(work, M, p.L, p.L, M, M, M, true);
+    for (let a = 0; a < M; a++) {
+      for (let b = 0; b < a; b++) work[b * M + a] = work[a * M + b];
+      work[a * M + a] -= 1;
+    }
+    solveLowerTransposedTiled(lk, M, work, M, scratch);
+    for (let e = 0; e < M * M; e++) kufFactor[e] = 2 * work[e];
+    for (let a = 0; a < M; a++) {
+      const ra = a * n;
+      for (let i = 0; i < n; i++) kufBar[ra + i] = alpha[a] * gmu[i];
+    }
+    gemmNnAccumulate(kufBar, 0, kufFactor, 0, M, dmat, 0, M, M, n);
+    // RW̃ on the lower triangle (rows of R against rows of the symmetric W̃)
     lbar.fill(0);
-    gemmNt(lbar, M, gLU, p.L, M, M, M, true);
-    for (let a = 0; a < M; a++) for (let b = 0; b <= a; b++) lbar[a * M + b] += gmU[a] * p.m[b];
+    gemmNt(lbar, M, kufFactor, w, M, M, M, true);
+    for (let a = 0; a < M; a++) for (let b = 0; b <= a; b++) lbar[a * M + b] = -(lbar[a * M + b] + alpha[a] * gB[b]);
+    kuuBar.fill(0);
+    this.choleskyAdjoint();
+  }
+
+  /**
+   * K̄uu += sym(Lk⁻ᵀ Φ(LkᵀL̄k) Lk⁻¹) for the lower L̄k in `lbar`, Φ = lower triangle with halved diagonal
+   * (Murray 2016, eq. 10): the adjoint of Kuu through its Cholesky factor.
+   */
+  private choleskyAdjoint(): void {
+    const M = this.M;
+    const { lk, kuuBar, work, lbar } = this;
     // P = Φ(Lkᵀ L̄k) into work
     lowerTransposedTimesTiled(work, lbar, lk, M, M, this.scratch);
     for (let a = 0; a < M; a++) {
       work[a * M + a] *= 0.5;
       for (let b = a + 1; b < M; b++) work[a * M + b] = 0;
     }
-    // G = Lk⁻ᵀ P Lk⁻¹: first X = P Lk⁻¹ as Xᵀ = Lk⁻ᵀPᵀ (in `ks`, no longer needed), then Lk⁻ᵀ X.
+    // G = Lk⁻ᵀ P Lk⁻¹: first X = P Lk⁻¹ as Xᵀ = Lk⁻ᵀPᵀ (in `ks`, not needed on this path), then Lk⁻ᵀ X.
     const transposed = this.ks;
     for (let a = 0; a < M; a++) for (let b = 0; b < M; b++) transposed[b * M + a] = work[a * M + b];
     solveLowerTransposedTiled(lk, M, transposed, M, this.scratch);
@@ -376,28 +427,9 @@ export class InducingConditional {
     gradient.kernel[0] += kdiag * p.kernel.variance;
   }
 
-  /** Writes ∇m, ∇L in the evaluated parameterisation: unwhitened as is, whitened ḡ_m̃ = Lkᵀḡ_m, Ḡ_L̃ = tril(LkᵀḠ_L). */
-  chainToParameters(p: SparseGpParameters, gradient: SparseGpGradient): void {
-    const M = this.M;
-    if (!p.whitened) {
-      gradient.m.set(this.gmU);
-      gradient.L.set(this.gLU);
-      return;
-    }
-    const { lk, gmU, gLU } = this;
-    const gL = gradient.L;
-    gL.fill(0);
-    for (let a = 0; a < M; a++) {
-      let sum = 0;
-      for (let k = a; k < M; k++) sum += lk[k * M + a] * gmU[k];
-      gradient.m[a] = sum;
-      // row a of tril(LkᵀḠ_L) = Σ_{k ≥ a} Lk[k, a]·(row k of Ḡ_L) on b ≤ a, accumulated along rows in the order of k
-      const row = a * M;
-      for (let k = a; k < M; k++) {
-        const f = lk[k * M + a];
-        const source = k * M;
-        for (let b = 0; b <= a; b++) gL[row + b] += f * gLU[source + b];
-      }
-    }
+  /** Writes the unwhitened ∇m_u, ∇L_u into the gradient. */
+  chainToParameters(gradient: SparseGpGradient): void {
+    gradient.m.set(this.gmU);
+    gradient.L.set(this.gLU);
   }
 }

@@ -66,7 +66,7 @@ export class SparseGpEvaluator {
     gradient?: SparseGpGradient, hyper = false): number {
     this.ensure(n);
     const regulariser: InducingRegulariser = objective.regulariser === 'kl' ? this.kl : this.meanPenalty;
-    if (p.whitened && !hyper) return this.evaluateWhitened(p, x, y, n, objective, regulariser, scale, gradient);
+    if (p.whitened) return this.evaluateWhitened(p, x, y, n, objective, regulariser, scale, gradient, hyper);
     const q = this.conditional;
     q.marginals(p, x, n);
     const data = this.dataTerm(objective, y, n, scale);
@@ -80,23 +80,31 @@ export class SparseGpEvaluator {
     if (hyper) {
       q.hyperBackward(gmu, n);
       regulariser.addKuuAdjoint(q, p.beta);
-      if (p.whitened) q.whiteningAdjoint(p);
-      q.kernelGradient(p, x, n, gv, gradient);
-      gradient.logNoise = scale * this.noise;
-      let gc = 0;
-      for (let i = 0; i < n; i++) gc += gmu[i];
-      gradient.meanConstant = gc;
+      this.hyperGradient(p, x, n, scale, gradient);
     } else {
       gradient.logNoise = 0;
       gradient.meanConstant = 0;
     }
-    q.chainToParameters(p, gradient);
+    q.chainToParameters(gradient);
     return value;
   }
 
-  /** The whitened objective and its (m̃, L̃) gradient by the conditional's fast path (no back-solve); three O(BM²) passes. */
+  /** The kernel and Z gradients (after the conditional's K̄uf and K̄uu), the noise and the constant mean. */
+  private hyperGradient(p: SparseGpParameters, x: Float64Array, n: number, scale: number, gradient: SparseGpGradient): void {
+    const { gmu, gv } = this;
+    this.conditional.kernelGradient(p, x, n, gv, gradient);
+    gradient.logNoise = scale * this.noise;
+    let gc = 0;
+    for (let i = 0; i < n; i++) gc += gmu[i];
+    gradient.meanConstant = gc;
+  }
+
+  /**
+   * The whitened objective and its gradient by the conditional's whitened path (no unwhitened q(u)): three
+   * O(BM²) passes for (m̃, L̃), four with `hyper` (the kernel, noise, mean and Z too).
+   */
   private evaluateWhitened(p: SparseGpParameters, x: Float64Array, y: Float64Array, n: number, objective: SparseGpObjective, regulariser: InducingRegulariser,
-    scale: number, gradient?: SparseGpGradient): number {
+    scale: number, gradient: SparseGpGradient | undefined, hyper: boolean): number {
     const { M } = this;
     const q = this.conditional;
     q.whitenedMarginals(p, x, n);
@@ -104,10 +112,14 @@ export class SparseGpEvaluator {
     this.regulariserValue = regulariser.whitenedValue(p.m, p.L, M);
     const value = scale * data + p.beta * this.regulariserValue;
     if (gradient === undefined) return value;
-    q.whitenedBackward(this.gmu, this.gv, n, regulariser.covariance, gradient);
+    if (hyper) q.whitenedHyperBackward(p, this.gmu, this.gv, n, regulariser.covariance, gradient);
+    else q.whitenedBackward(this.gmu, this.gv, n, regulariser.covariance, gradient);
     regulariser.addWhitenedGradient(p.m, p.L, M, p.beta, gradient);
-    gradient.logNoise = 0;
-    gradient.meanConstant = 0;
+    if (hyper) this.hyperGradient(p, x, n, scale, gradient);
+    else {
+      gradient.logNoise = 0;
+      gradient.meanConstant = 0;
+    }
     return value;
   }
 }
