@@ -200,14 +200,36 @@ export class InducingConditional {
   }
 
   /**
-   * The whitened marginals without q(u) in the unwhitened form: with B = Lk⁻¹Kuf and T = L̃ᵀB, μ = c + Bᵀm̃ and
-   * v = s² − colsum(B∘B) + colsum(T∘T). O(M³ + nM²).
+   * The marginals in whitened terms: with B = Lk⁻¹Kuf and T = L̃ᵀB, μ = c + Bᵀm̃ and v = s² − colsum(B∘B) +
+   * colsum(T∘T), at (m̃, L̃) = (m, L) for whitened parameters and (Lk⁻¹m_u, Lk⁻¹L_u) (into {@link meanSolve},
+   * {@link lhat}) for unwhitened ones. O(M³ + nM²).
    */
   whitenedMarginals(p: SparseGpParameters, x: Float64Array, n: number): void {
     this.ensure(n);
     this.factorKuu(p);
     this.solveKuf(p, x, n);
-    this.finishMarginals(p, p.m, p.L, n);
+    if (!p.whitened) {
+      const { lk, meanSolve, lhat } = this;
+      const M = this.M;
+      for (let a = 0; a < M; a++) {
+        let sum = p.m[a];
+        for (let b = 0; b < a; b++) sum -= lk[a * M + b] * meanSolve[b];
+        meanSolve[a] = sum / lk[a * M + a];
+      }
+      lhat.set(p.L);
+      solveLowerRows(lk, M, lhat, M, this.scratch);
+    }
+    this.finishMarginals(p, this.whitenedMean(p), this.whitenedFactor(p), n);
+  }
+
+  /** m̃ of the last {@link whitenedMarginals}: m for whitened parameters, Lk⁻¹m_u otherwise. */
+  whitenedMean(p: SparseGpParameters): Float64Array {
+    return p.whitened ? p.m : this.meanSolve;
+  }
+
+  /** L̃ of the last {@link whitenedMarginals}: L for whitened parameters, Lk⁻¹L_u otherwise. */
+  whitenedFactor(p: SparseGpParameters): Float64Array {
+    return p.whitened ? p.L : this.lhat;
   }
 
   /** Kuf and B = Lk⁻¹Kuf (into `solved`) by the blocked, register-tiled solve along rows. */
@@ -344,6 +366,8 @@ export class InducingConditional {
    */
   whitenedHyperBackward(p: SparseGpParameters, gmu: Float64Array, gv: Float64Array, n: number, covariance: boolean, gradient: SparseGpGradient): void {
     const M = this.M;
+    const mTilde = this.whitenedMean(p);
+    const lTilde = this.whitenedFactor(p);
     const { solved, dmat, gB, w, lk, alpha, work, lbar, kufFactor, kuuBar, scratch } = this;
     const kufBar = solved;
     for (let a = 0; a < M; a++) {
@@ -362,16 +386,16 @@ export class InducingConditional {
     gradient.L.fill(0);
     if (covariance) {
       // row b of L̃ᵀ against row a of W̃
-      for (let b = 0; b < M; b++) for (let k = 0; k < M; k++) scratch[b * M + k] = p.L[k * M + b];
+      for (let b = 0; b < M; b++) for (let k = 0; k < M; k++) scratch[b * M + k] = lTilde[k * M + b];
       gemmNt(gradient.L, M, w, scratch, M, M, M, true);
       for (let a = 0; a < M; a++) for (let b = 0; b <= a; b++) gradient.L[a * M + b] *= 2;
     }
     for (let a = M - 1; a >= 0; a--) {
-      let sum = p.m[a];
+      let sum = mTilde[a];
       for (let b = a + 1; b < M; b++) sum -= lk[b * M + a] * alpha[b];
       alpha[a] = sum / lk[a * M + a];
     }
-    gemmNt(work, M, p.L, p.L, M, M, M, true);
+    gemmNt(work, M, lTilde, lTilde, M, M, M, true);
     for (let a = 0; a < M; a++) {
       for (let b = 0; b < a; b++) work[b * M + a] = work[a * M + b];
       work[a * M + a] -= 1;
@@ -387,17 +411,40 @@ export class InducingConditional {
     lbar.fill(0);
     gemmNt(lbar, M, kufFactor, w, M, M, M, true);
     for (let a = 0; a < M; a++) for (let b = 0; b <= a; b++) lbar[a * M + b] = -(lbar[a * M + b] + alpha[a] * gB[b]);
-    kuuBar.fill(0);
-    this.choleskyAdjoint();
   }
 
   /**
-   * K̄uu += sym(Lk⁻ᵀ Φ(LkᵀL̄k) Lk⁻¹) for the lower L̄k in `lbar`, Φ = lower triangle with halved diagonal
-   * (Murray 2016, eq. 10): the adjoint of Kuu through its Cholesky factor.
+   * For unwhitened parameters, after the regulariser's whitened gradient is in: chains ḡ_m̃, Ḡ_L̃ (in the
+   * gradient) through m̃ = Lk⁻¹m_u, L̃ = Lk⁻¹L_u to ∇m_u = Lk⁻ᵀḡ_m̃, ∇L_u = tril(Lk⁻ᵀḠ_L̃) in place, adding
+   * −tril(Lk⁻ᵀ(ḡ_m̃m̃ᵀ + Ḡ_L̃L̃ᵀ)) to L̄k.
    */
-  private choleskyAdjoint(): void {
+  unwhitenGradient(gradient: SparseGpGradient): void {
+    const M = this.M;
+    const { lk, lbar, work, meanSolve, lhat, scratch } = this;
+    const gm = gradient.m;
+    const gL = gradient.L;
+    gemmNt(work, M, gL, lhat, M, M, M, false);
+    for (let a = 0; a < M; a++) for (let b = 0; b < M; b++) work[a * M + b] += gm[a] * meanSolve[b];
+    solveLowerTransposedTiled(lk, M, work, M, scratch);
+    for (let a = 0; a < M; a++) for (let b = 0; b <= a; b++) lbar[a * M + b] -= work[a * M + b];
+    for (let a = M - 1; a >= 0; a--) {
+      let sum = gm[a];
+      for (let b = a + 1; b < M; b++) sum -= lk[b * M + a] * gm[b];
+      gm[a] = sum / lk[a * M + a];
+    }
+    solveLowerTransposedTiled(lk, M, gL, M, scratch);
+    for (let a = 0; a < M; a++) for (let b = a + 1; b < M; b++) gL[a * M + b] = 0;
+  }
+
+  /**
+   * K̄uu = sym(Lk⁻ᵀ Φ(LkᵀL̄k) Lk⁻¹) (into {@link kuuBar}) for the lower L̄k of {@link whitenedHyperBackward}
+   * (and {@link unwhitenGradient}), Φ = lower triangle with halved diagonal (Murray 2016, eq. 10): the
+   * adjoint of Kuu through its Cholesky factor.
+   */
+  choleskyAdjoint(): void {
     const M = this.M;
     const { lk, kuuBar, work, lbar } = this;
+    kuuBar.fill(0);
     // P = Φ(Lkᵀ L̄k) into work
     lowerTransposedTimesTiled(work, lbar, lk, M, M, this.scratch);
     for (let a = 0; a < M; a++) {

@@ -66,7 +66,7 @@ export class SparseGpEvaluator {
     gradient?: SparseGpGradient, hyper = false): number {
     this.ensure(n);
     const regulariser: InducingRegulariser = objective.regulariser === 'kl' ? this.kl : this.meanPenalty;
-    if (p.whitened) return this.evaluateWhitened(p, x, y, n, objective, regulariser, scale, gradient, hyper);
+    if (p.whitened || hyper) return this.evaluateWhitened(p, x, y, n, objective, regulariser, scale, gradient, hyper);
     const q = this.conditional;
     q.marginals(p, x, n);
     const data = this.dataTerm(objective, y, n, scale);
@@ -109,14 +109,19 @@ export class SparseGpEvaluator {
     const q = this.conditional;
     q.whitenedMarginals(p, x, n);
     const data = this.dataTerm(objective, y, n, scale);
-    this.regulariserValue = regulariser.whitenedValue(p.m, p.L, M);
+    const mTilde = q.whitenedMean(p);
+    const lTilde = q.whitenedFactor(p);
+    this.regulariserValue = regulariser.whitenedValue(mTilde, lTilde, M);
     const value = scale * data + p.beta * this.regulariserValue;
     if (gradient === undefined) return value;
     if (hyper) q.whitenedHyperBackward(p, this.gmu, this.gv, n, regulariser.covariance, gradient);
     else q.whitenedBackward(this.gmu, this.gv, n, regulariser.covariance, gradient);
-    regulariser.addWhitenedGradient(p.m, p.L, M, p.beta, gradient);
-    if (hyper) this.hyperGradient(p, x, n, scale, gradient);
-    else {
+    regulariser.addWhitenedGradient(mTilde, lTilde, M, p.beta, gradient);
+    if (hyper) {
+      if (!p.whitened) q.unwhitenGradient(gradient);
+      q.choleskyAdjoint();
+      this.hyperGradient(p, x, n, scale, gradient);
+    } else {
       gradient.logNoise = 0;
       gradient.meanConstant = 0;
     }
