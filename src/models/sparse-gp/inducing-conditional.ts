@@ -1,5 +1,4 @@
 import { cholesky } from '../../linalg/cholesky.js';
-import { choleskyInverse } from '../../linalg/cholesky-inverse.js';
 import { gemmNnAccumulate } from '../../linalg/gemm-nn-accumulate.js';
 import { gemmNt } from '../../linalg/gemm-nt.js';
 import { lowerTransposedTimesTiled } from '../../linalg/lower-transposed-times-tiled.js';
@@ -11,14 +10,12 @@ import type { SparseGpGradient, SparseGpParameters } from './sparse-gp-parameter
  * The inducing-point conditional of a sparse GP (GPyTorch's variational strategy; Hensman et al.
  * 2015): q(f) at a batch from q(u) = N(c + m_u, L_u L_uᵀ) and p(f | u), with its adjoint. One O(M³)
  * Cholesky of Kuu, then O(BM²) for the B marginals μ = c + Cᵀm_u, v = s² − colsum(Kuf∘C) + colsum((L_uᵀC)²),
- * C = Kuu⁻¹Kuf (Wei, Sheth & Khardon 2021, eq. 2). Backwards, from ∂/∂μ and ∂/∂v of a data term:
- * ∇m_u = C g_μ, ∇L_u = tril(2C diag(g_v) Cᵀ L_u), and K̄uf, K̄uu, k̄diag for the kernel and Z (the
- * reference README §2). A regulariser adds its own terms to ∇m_u, ∇L_u and K̄uu between the steps.
- * The whitened form (m̃, L̃ of q(v), u = Lk v) has the same marginals at (Lk m̃, Lk L̃); its adjoint runs in
- * whitened terms through B = Lk⁻¹Kuf and the Cholesky (Murray 2016), with no unwhitened q(u).
- * C is never formed: with B = Lk⁻¹Kuf and L̂ = Lk⁻¹L_u (lower; L̃ when whitened), Cᵀm_u = Bᵀ(Lk⁻¹m_u),
- * L_uᵀC = L̂ᵀB, C diag(g_v) Cᵀ = Lk⁻ᵀ(B diag(g_v) Bᵀ)Lk⁻¹, and K̄uf = αg_μᵀ + 2(Kuu⁻¹S − I)Lk⁻ᵀ B diag(g_v):
- * four O(BM²) passes (B, L̂ᵀB, B diag(g_v) Bᵀ, the K̄uf product), all register-tiled.
+ * C = Kuu⁻¹Kuf (Wei, Sheth & Khardon 2021, eq. 2), and backwards, from ∂/∂μ and ∂/∂v of a data term,
+ * the (m, L) gradient and K̄uf, K̄uu, k̄diag for the kernel and Z (the reference README §2).
+ * Everything runs in whitened terms (q(v) = N(m̃, L̃L̃ᵀ), u = Lk v; Murray 2016): C is never formed, with
+ * B = Lk⁻¹Kuf, Cᵀm_u = Bᵀm̃ and L_uᵀC = L̃ᵀB, where (m̃, L̃) are the parameters when whitened and
+ * (Lk⁻¹m_u, Lk⁻¹L_u) otherwise (the gradient then chained back). Four register-tiled O(BM²) passes
+ * with the hyperparameters (B, L̃ᵀB, B diag(g_v) Bᵀ, the K̄uf product), three without.
  * Buffers are sized for M and grow with the batch, so a steady stream of equal batches allocates nothing.
  */
 export class InducingConditional {
@@ -35,32 +32,19 @@ export class InducingConditional {
   private readonly kuuJ: Float64Array;
   /** Lower Cholesky factor of Kuu + jitter·I from the last evaluation. */
   readonly lk: Float64Array;
-  /** Mean m_u of q(u) relative to the prior mean, unwhitened. */
-  readonly mU: Float64Array;
-  /** Lower factor L_u of the covariance of q(u), unwhitened. */
-  readonly lU: Float64Array;
-  /** Lk⁻¹m_u (after {@link solveMean}). */
-  readonly meanSolve: Float64Array;
-  /** α = Kuu⁻¹m_u (after {@link solveMean}). */
-  readonly alpha: Float64Array;
-  /** ∇m_u of the objective: the data term's after {@link backward}, a regulariser adds its own. */
-  readonly gmU: Float64Array;
-  /** ∇L_u, likewise. */
-  readonly gLU: Float64Array;
-  /** Kuu⁻¹ (after {@link hyperBackward}). */
-  readonly ainv: Float64Array;
-  /** Kuu⁻¹S with S = L_u L_uᵀ (after {@link hyperBackward}). */
-  readonly ks: Float64Array;
-  /** K̄uu: the data term's after {@link hyperBackward}, a regulariser adds its own. */
+  /** Mean m_u of q(u) relative to the prior mean, unwhitened (after {@link inducingPosterior}). */
+  private readonly mU: Float64Array;
+  /** Lower factor L_u of the covariance of q(u), unwhitened (after {@link inducingPosterior}). */
+  private readonly lU: Float64Array;
+  private readonly meanSolve: Float64Array;
+  private readonly alpha: Float64Array;
+  /** K̄uu (after {@link choleskyAdjoint}). */
   readonly kuuBar: Float64Array;
-  private readonly gmData: Float64Array;
-  private readonly s: Float64Array;
   private readonly w: Float64Array;
-  private readonly ksw: Float64Array;
   private readonly lbar: Float64Array;
   private readonly work: Float64Array;
-  /** L̂ = Lk⁻¹L_u (lower; L̃ when whitened), after {@link marginals}. */
-  readonly lhat: Float64Array;
+  private readonly transposed: Float64Array;
+  private readonly lhat: Float64Array;
   private readonly scratch: Float64Array;
   private readonly kufFactor: Float64Array;
   private readonly gB: Float64Array;
@@ -74,17 +58,11 @@ export class InducingConditional {
     this.lU = new Float64Array(mm);
     this.meanSolve = new Float64Array(M);
     this.alpha = new Float64Array(M);
-    this.gmU = new Float64Array(M);
-    this.gLU = new Float64Array(mm);
-    this.ainv = new Float64Array(mm);
-    this.ks = new Float64Array(mm);
     this.kuuBar = new Float64Array(mm);
-    this.gmData = new Float64Array(M);
-    this.s = new Float64Array(mm);
     this.w = new Float64Array(mm);
-    this.ksw = new Float64Array(mm);
     this.lbar = new Float64Array(mm);
     this.work = new Float64Array(mm);
+    this.transposed = new Float64Array(mm);
     this.lhat = new Float64Array(mm);
     this.scratch = new Float64Array(mm);
     this.kufFactor = new Float64Array(mm);
@@ -151,36 +129,16 @@ export class InducingConditional {
     }
   }
 
-  /** Lower factor L_u of q(u)'s covariance (unwhitened) into `out`, after {@link inducingPosterior} or {@link marginals}. */
+  /** Lower factor L_u of q(u)'s covariance (unwhitened) into `out`, after {@link inducingPosterior}. */
   inducingFactor(out: Float64Array): void {
     out.set(this.lU);
   }
 
-  /**
-   * Latent marginals of f at the n rows of x (row-major n×d) into `mu`, `v` (after {@link solveMean}),
-   * keeping B = Lk⁻¹Kuf and T = L̂ᵀB (L̂ = Lk⁻¹L_u) for the adjoint: μ = c + Bᵀ(Lk⁻¹m_u),
-   * v = s² − colsum(B∘B) + colsum(T∘T). O(M³ + nM²).
-   */
-  marginals(p: SparseGpParameters, x: Float64Array, n: number): void {
-    this.ensure(n);
-    this.prepareInducing(p);
-    this.solveMean();
-    const M = this.M;
-    const { lhat, lk } = this;
-    this.solveKuf(p, x, n);
-    if (p.whitened) lhat.set(p.L);
-    else {
-      lhat.set(this.lU);
-      solveLowerRows(lk, M, lhat, M, this.scratch);
-    }
-    this.finishMarginals(p, p.whitened ? p.m : this.meanSolve, lhat, n);
-  }
-
-  /** μ = c + Bᵀm̃, T = L̂ᵀB and v = s² − colsum(B∘B) + colsum(T∘T) from B in `solved`. */
-  private finishMarginals(p: SparseGpParameters, mTilde: Float64Array, lhat: Float64Array, n: number): void {
+  /** μ = c + Bᵀm̃, T = L̃ᵀB and v = s² − colsum(B∘B) + colsum(T∘T) from B in `solved`. */
+  private finishMarginals(p: SparseGpParameters, mTilde: Float64Array, lTilde: Float64Array, n: number): void {
     const M = this.M;
     const { solved, t, mu, v } = this;
-    lowerTransposedTimesTiled(t, solved, lhat, M, n, this.scratch);
+    lowerTransposedTimesTiled(t, solved, lTilde, M, n, this.scratch);
     const s2 = p.kernel.variance;
     for (let i = 0; i < n; i++) {
       mu[i] = p.meanConstant;
@@ -200,11 +158,12 @@ export class InducingConditional {
   }
 
   /**
-   * The marginals in whitened terms: with B = Lk⁻¹Kuf and T = L̃ᵀB, μ = c + Bᵀm̃ and v = s² − colsum(B∘B) +
-   * colsum(T∘T), at (m̃, L̃) = (m, L) for whitened parameters and (Lk⁻¹m_u, Lk⁻¹L_u) (into {@link meanSolve},
-   * {@link lhat}) for unwhitened ones. O(M³ + nM²).
+   * Latent marginals of f at the n rows of x (row-major n×d) into `mu`, `v`, in whitened terms: with
+   * B = Lk⁻¹Kuf and T = L̃ᵀB, μ = c + Bᵀm̃ and v = s² − colsum(B∘B) + colsum(T∘T), at (m̃, L̃) = (m, L) for
+   * whitened parameters and (Lk⁻¹m_u, Lk⁻¹L_u) for unwhitened ones; B and T are kept for the adjoint.
+   * O(M³ + nM²).
    */
-  whitenedMarginals(p: SparseGpParameters, x: Float64Array, n: number): void {
+  marginals(p: SparseGpParameters, x: Float64Array, n: number): void {
     this.ensure(n);
     this.factorKuu(p);
     this.solveKuf(p, x, n);
@@ -222,12 +181,12 @@ export class InducingConditional {
     this.finishMarginals(p, this.whitenedMean(p), this.whitenedFactor(p), n);
   }
 
-  /** m̃ of the last {@link whitenedMarginals}: m for whitened parameters, Lk⁻¹m_u otherwise. */
+  /** m̃ of the last {@link marginals}: m for whitened parameters, Lk⁻¹m_u otherwise. */
   whitenedMean(p: SparseGpParameters): Float64Array {
     return p.whitened ? p.m : this.meanSolve;
   }
 
-  /** L̃ of the last {@link whitenedMarginals}: L for whitened parameters, Lk⁻¹L_u otherwise. */
+  /** L̃ of the last {@link marginals}: L for whitened parameters, Lk⁻¹L_u otherwise. */
   whitenedFactor(p: SparseGpParameters): Float64Array {
     return p.whitened ? p.L : this.lhat;
   }
@@ -241,71 +200,8 @@ export class InducingConditional {
     solveLowerRows(this.lk, M, solved, n, this.scratch);
   }
 
-  /** Lk⁻¹m_u into {@link meanSolve} and α = Kuu⁻¹m_u into {@link alpha} (done by {@link marginals}). */
-  private solveMean(): void {
-    const M = this.M;
-    const { lk, mU, meanSolve, alpha } = this;
-    for (let a = 0; a < M; a++) {
-      let sum = mU[a];
-      for (let b = 0; b < a; b++) sum -= lk[a * M + b] * meanSolve[b];
-      meanSolve[a] = sum / lk[a * M + a];
-    }
-    for (let a = M - 1; a >= 0; a--) {
-      let sum = meanSolve[a];
-      for (let b = a + 1; b < M; b++) sum -= lk[b * M + a] * alpha[b];
-      alpha[a] = sum / lk[a * M + a];
-    }
-  }
-
   /**
-   * The data term's ∇m_u = C g_μ = Lk⁻ᵀ(B g_μ) into {@link gmU} and, when the objective depends on L
-   * (`covariance`), ∇L_u = tril(2 W L_u) into {@link gLU} (else 0), W = C diag(g_v) Cᵀ = Lk⁻ᵀ W̃ Lk⁻¹ with
-   * W̃ = D̃Bᵀ, D̃ = B diag(g_v); D̃, W and C g_μ are kept for {@link hyperBackward} (`hyper`). After {@link marginals}.
-   */
-  backward(gmu: Float64Array, gv: Float64Array, n: number, covariance: boolean, hyper = false): void {
-    const M = this.M;
-    const { solved, dmat, gB, gmU, gLU, gmData, w, lU, lk, work } = this;
-    for (let a = 0; a < M; a++) {
-      const row = a * n;
-      let sum = 0;
-      for (let i = 0; i < n; i++) {
-        const b = solved[row + i];
-        sum += b * gmu[i];
-        dmat[row + i] = b * gv[i];
-      }
-      gB[a] = sum;
-    }
-    for (let a = M - 1; a >= 0; a--) {
-      let sum = gB[a];
-      for (let b = a + 1; b < M; b++) sum -= lk[b * M + a] * gmData[b];
-      gmData[a] = sum / lk[a * M + a];
-    }
-    gmU.set(gmData);
-    gLU.fill(0);
-    if (!hyper && !covariance) return;
-    // W̃ (lower, mirrored), then Xᵀ = Lk⁻ᵀW̃ (= (W̃Lk⁻¹)ᵀ) in `work` and W = Lk⁻ᵀX, symmetrised.
-    gemmNt(work, M, dmat, solved, M, M, n, true);
-    for (let a = 0; a < M; a++) for (let b = 0; b < a; b++) work[b * M + a] = work[a * M + b];
-    solveLowerTransposedTiled(lk, M, work, M, this.scratch);
-    for (let a = 0; a < M; a++) for (let b = 0; b < M; b++) w[b * M + a] = work[a * M + b];
-    solveLowerTransposedTiled(lk, M, w, M, this.scratch);
-    for (let a = 0; a < M; a++) {
-      for (let b = 0; b < a; b++) {
-        const mean = 0.5 * (w[a * M + b] + w[b * M + a]);
-        w[a * M + b] = mean;
-        w[b * M + a] = mean;
-      }
-    }
-    if (!covariance) return;
-    // row b of L_uᵀ (zero before b) against row a of W, rows against rows
-    const luT = this.scratch;
-    for (let b = 0; b < M; b++) for (let k = 0; k < M; k++) luT[b * M + k] = k < b ? 0 : lU[k * M + b];
-    gemmNt(gLU, M, w, luT, M, M, M, true);
-    for (let a = 0; a < M; a++) for (let b = 0; b <= a; b++) gLU[a * M + b] *= 2;
-  }
-
-  /**
-   * The whitened fast path's backward (after {@link whitenedMarginals}), straight into the gradient:
+   * The whitened fast path's backward (after {@link marginals}), straight into the gradient:
    * ∇m̃ = B g_μ and, with `covariance`, ∇L̃ = tril(2B diag(g_v) Tᵀ) (else 0).
    */
   whitenedBackward(gmu: Float64Array, gv: Float64Array, n: number, covariance: boolean, gradient: SparseGpGradient): void {
@@ -328,37 +224,7 @@ export class InducingConditional {
   }
 
   /**
-   * The data term's K̄uf (into `solved`) and K̄uu (into {@link kuuBar}) after {@link backward} with `hyper`, with
-   * Kuu⁻¹ and Kuu⁻¹S kept for a regulariser: K̄uf = α g_μᵀ + 2(Kuu⁻¹S − I)Lk⁻ᵀD̃ (= α g_μᵀ − 2D + 2 Kuu⁻¹S D,
-   * D = C diag(g_v)) and K̄uu = −(C g_μ)αᵀ + W − Kuu⁻¹S W − W S Kuu⁻¹ (the reference README §2).
-   */
-  hyperBackward(gmu: Float64Array, n: number): void {
-    const M = this.M;
-    const { dmat, alpha, gmData, ainv, s, ks, w, ksw, kuuBar, lU, lk, work, kufFactor } = this;
-    const kufBar = this.solved;
-    choleskyInverse(lk, M, ainv, work);
-    gemmNt(s, M, lU, lU, M, M, M, true);
-    for (let a = 0; a < M; a++) for (let b = 0; b < a; b++) s[b * M + a] = s[a * M + b];
-    // S, Kuu⁻¹ and W are symmetric, so every M×M product below is rows against rows.
-    gemmNt(ks, M, ainv, s, M, M, M, false);
-    // 2(Kuu⁻¹S − I)Lk⁻ᵀ = (2Lk⁻¹(Kuu⁻¹S − I)ᵀ)ᵀ
-    for (let a = 0; a < M; a++) for (let b = 0; b < M; b++) work[a * M + b] = ks[b * M + a] - (a === b ? 1 : 0);
-    solveLowerRows(lk, M, work, M, this.scratch);
-    for (let a = 0; a < M; a++) for (let b = 0; b < M; b++) kufFactor[a * M + b] = 2 * work[b * M + a];
-    for (let a = 0; a < M; a++) {
-      const ra = a * n;
-      for (let i = 0; i < n; i++) kufBar[ra + i] = alpha[a] * gmu[i];
-    }
-    gemmNnAccumulate(kufBar, 0, kufFactor, 0, M, dmat, 0, M, M, n);
-    // KsW = Ks·W; W·Ksᵀ is its transpose.
-    gemmNt(ksw, M, ks, w, M, M, M, false);
-    for (let a = 0; a < M; a++) {
-      for (let b = 0; b < M; b++) kuuBar[a * M + b] = -gmData[a] * alpha[b] + w[a * M + b] - ksw[a * M + b] - ksw[b * M + a];
-    }
-  }
-
-  /**
-   * The whitened adjoint with the hyperparameters, after {@link whitenedMarginals} (Murray 2016; no
+   * The whitened adjoint with the hyperparameters, after {@link marginals} (Murray 2016; no
    * unwhitened detour): ∇m̃ = B g_μ and ∇L̃ = tril(2W̃L̃) (0 without `covariance`), W̃ = D̃Bᵀ, D̃ = B diag(g_v),
    * into the gradient; from B̄ = m̃g_μᵀ + 2(L̃L̃ᵀ − I)D̃, K̄uf = Lk⁻ᵀB̄ = α g_μᵀ + R D̃ (into `solved`),
    * R = 2Lk⁻ᵀ(L̃L̃ᵀ − I), α = Lk⁻ᵀm̃, and through B = Lk⁻¹Kuf, L̄k = −tril(Lk⁻ᵀB̄Bᵀ) = −tril(α(Bg_μ)ᵀ + RW̃),
@@ -415,18 +281,20 @@ export class InducingConditional {
 
   /**
    * For unwhitened parameters, after the regulariser's whitened gradient is in: chains ḡ_m̃, Ḡ_L̃ (in the
-   * gradient) through m̃ = Lk⁻¹m_u, L̃ = Lk⁻¹L_u to ∇m_u = Lk⁻ᵀḡ_m̃, ∇L_u = tril(Lk⁻ᵀḠ_L̃) in place, adding
-   * −tril(Lk⁻ᵀ(ḡ_m̃m̃ᵀ + Ḡ_L̃L̃ᵀ)) to L̄k.
+   * gradient) through m̃ = Lk⁻¹m_u, L̃ = Lk⁻¹L_u to ∇m_u = Lk⁻ᵀḡ_m̃, ∇L_u = tril(Lk⁻ᵀḠ_L̃) in place and, with
+   * `hyper` (after {@link whitenedHyperBackward}), adds −tril(Lk⁻ᵀ(ḡ_m̃m̃ᵀ + Ḡ_L̃L̃ᵀ)) to L̄k.
    */
-  unwhitenGradient(gradient: SparseGpGradient): void {
+  unwhitenGradient(gradient: SparseGpGradient, hyper: boolean): void {
     const M = this.M;
     const { lk, lbar, work, meanSolve, lhat, scratch } = this;
     const gm = gradient.m;
     const gL = gradient.L;
-    gemmNt(work, M, gL, lhat, M, M, M, false);
-    for (let a = 0; a < M; a++) for (let b = 0; b < M; b++) work[a * M + b] += gm[a] * meanSolve[b];
-    solveLowerTransposedTiled(lk, M, work, M, scratch);
-    for (let a = 0; a < M; a++) for (let b = 0; b <= a; b++) lbar[a * M + b] -= work[a * M + b];
+    if (hyper) {
+      gemmNt(work, M, gL, lhat, M, M, M, false);
+      for (let a = 0; a < M; a++) for (let b = 0; b < M; b++) work[a * M + b] += gm[a] * meanSolve[b];
+      solveLowerTransposedTiled(lk, M, work, M, scratch);
+      for (let a = 0; a < M; a++) for (let b = 0; b <= a; b++) lbar[a * M + b] -= work[a * M + b];
+    }
     for (let a = M - 1; a >= 0; a--) {
       let sum = gm[a];
       for (let b = a + 1; b < M; b++) sum -= lk[b * M + a] * gm[b];
@@ -451,8 +319,8 @@ export class InducingConditional {
       work[a * M + a] *= 0.5;
       for (let b = a + 1; b < M; b++) work[a * M + b] = 0;
     }
-    // G = Lk⁻ᵀ P Lk⁻¹: first X = P Lk⁻¹ as Xᵀ = Lk⁻ᵀPᵀ (in `ks`, not needed on this path), then Lk⁻ᵀ X.
-    const transposed = this.ks;
+    // G = Lk⁻ᵀ P Lk⁻¹: first X = P Lk⁻¹ as Xᵀ = Lk⁻ᵀPᵀ, then Lk⁻ᵀ X.
+    const transposed = this.transposed;
     for (let a = 0; a < M; a++) for (let b = 0; b < M; b++) transposed[b * M + a] = work[a * M + b];
     solveLowerTransposedTiled(lk, M, transposed, M, this.scratch);
     for (let a = 0; a < M; a++) for (let b = 0; b < M; b++) work[a * M + b] = transposed[b * M + a];
@@ -462,7 +330,7 @@ export class InducingConditional {
     }
   }
 
-  /** The kernel and Z gradients from K̄uf, K̄uu and k̄diag = Σ g_v (after {@link hyperBackward} and the regulariser's K̄uu). */
+  /** The kernel and Z gradients from K̄uf, K̄uu and k̄diag = Σ g_v (after {@link whitenedHyperBackward} and {@link choleskyAdjoint}). */
   kernelGradient(p: SparseGpParameters, x: Float64Array, n: number, gv: Float64Array, gradient: SparseGpGradient): void {
     const M = this.M;
     gradient.kernel.fill(0);
@@ -472,11 +340,5 @@ export class InducingConditional {
     let kdiag = 0;
     for (let i = 0; i < n; i++) kdiag += gv[i];
     gradient.kernel[0] += kdiag * p.kernel.variance;
-  }
-
-  /** Writes the unwhitened ∇m_u, ∇L_u into the gradient. */
-  chainToParameters(gradient: SparseGpGradient): void {
-    gradient.m.set(this.gmU);
-    gradient.L.set(this.gLU);
   }
 }

@@ -30,8 +30,8 @@ export class SparseGpEvaluator {
 
   constructor(readonly M: number, readonly dim: number) {
     this.conditional = new InducingConditional(M, dim);
-    this.kl = new InducingKl(M);
-    this.meanPenalty = new InducingMeanPenalty(M);
+    this.kl = new InducingKl();
+    this.meanPenalty = new InducingMeanPenalty();
   }
 
   private ensure(n: number): void {
@@ -60,71 +60,39 @@ export class SparseGpEvaluator {
 
   /**
    * The objective scale·Σ_i ℓ_i + β·R at the parameters on the batch (x, y, n); with `gradient`, fills
-   * it (in the evaluated parameterisation); `hyper` adds the kernel, noise, mean and Z gradients.
+   * it (in the evaluated parameterisation); `hyper` adds the kernel, noise, mean and Z gradients. Both
+   * parameterisations run in whitened terms (the conditional's {@link InducingConditional.marginals}):
+   * three O(BM²) passes for (m, L), four with `hyper`.
    */
   evaluate(p: SparseGpParameters, x: Float64Array, y: Float64Array, n: number, objective: SparseGpObjective, scale: number,
     gradient?: SparseGpGradient, hyper = false): number {
     this.ensure(n);
+    const { M } = this;
     const regulariser: InducingRegulariser = objective.regulariser === 'kl' ? this.kl : this.meanPenalty;
-    if (p.whitened || hyper) return this.evaluateWhitened(p, x, y, n, objective, regulariser, scale, gradient, hyper);
     const q = this.conditional;
     q.marginals(p, x, n);
-    const data = this.dataTerm(objective, y, n, scale);
-    const reg = regulariser.value(q);
-    this.regulariserValue = reg;
-    const value = scale * data + p.beta * reg;
-    if (gradient === undefined) return value;
-    const { gmu, gv } = this;
-    q.backward(gmu, gv, n, regulariser.covariance, hyper);
-    regulariser.addGradient(q, p.beta);
-    if (hyper) {
-      q.hyperBackward(gmu, n);
-      regulariser.addKuuAdjoint(q, p.beta);
-      this.hyperGradient(p, x, n, scale, gradient);
-    } else {
-      gradient.logNoise = 0;
-      gradient.meanConstant = 0;
-    }
-    q.chainToParameters(gradient);
-    return value;
-  }
-
-  /** The kernel and Z gradients (after the conditional's K̄uf and K̄uu), the noise and the constant mean. */
-  private hyperGradient(p: SparseGpParameters, x: Float64Array, n: number, scale: number, gradient: SparseGpGradient): void {
-    const { gmu, gv } = this;
-    this.conditional.kernelGradient(p, x, n, gv, gradient);
-    gradient.logNoise = scale * this.noise;
-    let gc = 0;
-    for (let i = 0; i < n; i++) gc += gmu[i];
-    gradient.meanConstant = gc;
-  }
-
-  /**
-   * The whitened objective and its gradient by the conditional's whitened path (no unwhitened q(u)): three
-   * O(BM²) passes for (m̃, L̃), four with `hyper` (the kernel, noise, mean and Z too).
-   */
-  private evaluateWhitened(p: SparseGpParameters, x: Float64Array, y: Float64Array, n: number, objective: SparseGpObjective, regulariser: InducingRegulariser,
-    scale: number, gradient: SparseGpGradient | undefined, hyper: boolean): number {
-    const { M } = this;
-    const q = this.conditional;
-    q.whitenedMarginals(p, x, n);
     const data = this.dataTerm(objective, y, n, scale);
     const mTilde = q.whitenedMean(p);
     const lTilde = q.whitenedFactor(p);
     this.regulariserValue = regulariser.whitenedValue(mTilde, lTilde, M);
     const value = scale * data + p.beta * this.regulariserValue;
     if (gradient === undefined) return value;
-    if (hyper) q.whitenedHyperBackward(p, this.gmu, this.gv, n, regulariser.covariance, gradient);
-    else q.whitenedBackward(this.gmu, this.gv, n, regulariser.covariance, gradient);
+    const { gmu, gv } = this;
+    if (hyper) q.whitenedHyperBackward(p, gmu, gv, n, regulariser.covariance, gradient);
+    else q.whitenedBackward(gmu, gv, n, regulariser.covariance, gradient);
     regulariser.addWhitenedGradient(mTilde, lTilde, M, p.beta, gradient);
-    if (hyper) {
-      if (!p.whitened) q.unwhitenGradient(gradient);
-      q.choleskyAdjoint();
-      this.hyperGradient(p, x, n, scale, gradient);
-    } else {
+    if (!p.whitened) q.unwhitenGradient(gradient, hyper);
+    if (!hyper) {
       gradient.logNoise = 0;
       gradient.meanConstant = 0;
+      return value;
     }
+    q.choleskyAdjoint();
+    q.kernelGradient(p, x, n, gv, gradient);
+    gradient.logNoise = scale * this.noise;
+    let gc = 0;
+    for (let i = 0; i < n; i++) gc += gmu[i];
+    gradient.meanConstant = gc;
     return value;
   }
 }
