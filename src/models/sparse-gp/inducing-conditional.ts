@@ -201,8 +201,8 @@ export class InducingConditional {
   }
 
   /**
-   * The whitened fast path's backward (after {@link marginals}), straight into the gradient:
-   * ∇m̃ = B g_μ and, with `covariance`, ∇L̃ = tril(2B diag(g_v) Tᵀ) (else 0).
+   * The adjoint without the hyperparameters (after {@link marginals}), straight into the gradient in whitened
+   * terms: ∇m̃ = B g_μ and, with `covariance`, ∇L̃ = tril(2B diag(g_v) Tᵀ) (else 0).
    */
   whitenedBackward(gmu: Float64Array, gv: Float64Array, n: number, covariance: boolean, gradient: SparseGpGradient): void {
     const M = this.M;
