@@ -39,7 +39,7 @@ export class InducingConditional {
   private readonly meanSolve: Float64Array;
   private readonly alpha: Float64Array;
   /** K̄uu (after {@link choleskyAdjoint}). */
-  readonly kuuBar: Float64Array;
+  private readonly kuuBar: Float64Array;
   private readonly w: Float64Array;
   private readonly lbar: Float64Array;
   private readonly work: Float64Array;
@@ -226,7 +226,7 @@ export class InducingConditional {
   /**
    * The whitened adjoint with the hyperparameters, after {@link marginals} (Murray 2016; no
    * unwhitened detour): ∇m̃ = B g_μ and ∇L̃ = tril(2W̃L̃) (0 without `covariance`), W̃ = D̃Bᵀ, D̃ = B diag(g_v),
-   * into the gradient; from B̄ = m̃g_μᵀ + 2(L̃L̃ᵀ − I)D̃, K̄uf = Lk⁻ᵀB̄ = α g_μᵀ + R D̃ (into `solved`),
+   * into the gradient; from B̄ = m̃g_μᵀ + 2(L̃L̃ᵀ − I)D̃, K̄uf = Lk⁻ᵀB̄ = α g_μᵀ + R D̃ (into T's buffer),
    * R = 2Lk⁻ᵀ(L̃L̃ᵀ − I), α = Lk⁻ᵀm̃, and through B = Lk⁻¹Kuf, L̄k = −tril(Lk⁻ᵀB̄Bᵀ) = −tril(α(Bg_μ)ᵀ + RW̃),
    * which the Cholesky adjoint turns into K̄uu (into {@link kuuBar}). O(nM²) in three passes, then O(M³).
    */
@@ -234,15 +234,24 @@ export class InducingConditional {
     const M = this.M;
     const mTilde = this.whitenedMean(p);
     const lTilde = this.whitenedFactor(p);
-    const { solved, dmat, gB, w, lk, alpha, work, lbar, kufFactor, kuuBar, scratch } = this;
-    const kufBar = solved;
+    const { solved, dmat, gB, w, lk, alpha, work, lbar, kufFactor, scratch } = this;
+    // K̄uf goes into T's buffer (T is not needed again), starting from αg_μᵀ
+    const kufBar = this.t;
+    for (let a = M - 1; a >= 0; a--) {
+      let sum = mTilde[a];
+      for (let b = a + 1; b < M; b++) sum -= lk[b * M + a] * alpha[b];
+      alpha[a] = sum / lk[a * M + a];
+    }
     for (let a = 0; a < M; a++) {
       const row = a * n;
+      const alphaA = alpha[a];
       let sum = 0;
       for (let i = 0; i < n; i++) {
         const b = solved[row + i];
-        sum += b * gmu[i];
+        const g = gmu[i];
+        sum += b * g;
         dmat[row + i] = b * gv[i];
+        kufBar[row + i] = alphaA * g;
       }
       gB[a] = sum;
     }
@@ -256,11 +265,6 @@ export class InducingConditional {
       gemmNt(gradient.L, M, w, scratch, M, M, M, true);
       for (let a = 0; a < M; a++) for (let b = 0; b <= a; b++) gradient.L[a * M + b] *= 2;
     }
-    for (let a = M - 1; a >= 0; a--) {
-      let sum = mTilde[a];
-      for (let b = a + 1; b < M; b++) sum -= lk[b * M + a] * alpha[b];
-      alpha[a] = sum / lk[a * M + a];
-    }
     gemmNt(work, M, lTilde, lTilde, M, M, M, true);
     for (let a = 0; a < M; a++) {
       for (let b = 0; b < a; b++) work[b * M + a] = work[a * M + b];
@@ -268,10 +272,6 @@ export class InducingConditional {
     }
     solveLowerTransposedTiled(lk, M, work, M, scratch);
     for (let e = 0; e < M * M; e++) kufFactor[e] = 2 * work[e];
-    for (let a = 0; a < M; a++) {
-      const ra = a * n;
-      for (let i = 0; i < n; i++) kufBar[ra + i] = alpha[a] * gmu[i];
-    }
     gemmNnAccumulate(kufBar, 0, kufFactor, 0, M, dmat, 0, M, M, n);
     // RW̃ on the lower triangle (rows of R against rows of the symmetric W̃)
     lbar.fill(0);
@@ -330,12 +330,12 @@ export class InducingConditional {
     }
   }
 
-  /** The kernel and Z gradients from K̄uf, K̄uu and k̄diag = Σ g_v (after {@link whitenedHyperBackward} and {@link choleskyAdjoint}). */
+  /** The kernel and Z gradients from K̄uf (in T's buffer), K̄uu and k̄diag = Σ g_v (after {@link whitenedHyperBackward} and {@link choleskyAdjoint}). */
   kernelGradient(p: SparseGpParameters, x: Float64Array, n: number, gv: Float64Array, gradient: SparseGpGradient): void {
     const M = this.M;
     gradient.kernel.fill(0);
     gradient.Z.fill(0);
-    p.kernel.accumulateGradient(this.solved, this.kuf, p.Z, M, x, n, gradient.kernel, gradient.Z);
+    p.kernel.accumulateGradient(this.t, this.kuf, p.Z, M, x, n, gradient.kernel, gradient.Z);
     p.kernel.accumulateGradient(this.kuuBar, this.kuu, p.Z, M, p.Z, M, gradient.kernel, gradient.Z, true);
     let kdiag = 0;
     for (let i = 0; i < n; i++) kdiag += gv[i];
