@@ -58,49 +58,126 @@ export class RbfKernel {
 
   /**
    * K(A, B) (na×nb, row-major) for row-major inputs A (na×d) and B (nb×d). For K(A, A) (the same array
-   * and count) only the upper triangle is evaluated and mirrored; otherwise B is read transposed so the
-   * inner loop runs over B's rows. Either way each entry's sum runs over the dimensions in order, so the
-   * entries are bit for bit those of the plain double loop.
+   * and count) only the upper triangle is evaluated and mirrored; otherwise in register tiles of four rows
+   * of A by four rows of B (each loaded coordinate used four times). Either way each entry's sum runs over
+   * the dimensions in order, so the entries are bit for bit those of the plain double loop.
    */
   cross(a: Float64Array, na: number, b: Float64Array, nb: number, out: Float64Array): void {
     this.refresh();
     const d = this.dim;
     const s2 = this.variance;
-    const w = this.inverseSquaredLengthscales;
     if (a === b && na === nb) {
-      for (let i = 0; i < na; i++) {
-        const ai = i * d;
-        const row = i * nb;
-        for (let k = i; k < nb; k++) {
-          const bk = k * d;
-          let r = 0;
-          for (let j = 0; j < d; j++) {
-            const diff = a[ai + j] - b[bk + j];
-            r += diff * diff * w[j];
-          }
-          out[row + k] = s2 * Math.exp(-0.5 * r);
-        }
-      }
+      for (let i = 0; i < na; i++) for (let k = i; k < nb; k++) out[i * nb + k] = s2 * Math.exp(-0.5 * this.scaledDistance(a, i * d, b, k * d));
       for (let i = 1; i < na; i++) for (let k = 0; k < i; k++) out[i * nb + k] = out[k * nb + i];
       return;
     }
-    this.prepareColumns(b, nb);
-    const { columns, rowA: r } = this;
-    for (let i = 0; i < na; i++) {
-      const ai = i * d;
-      r.fill(0, 0, nb);
-      for (let j = 0; j < d; j++) {
-        const aij = a[ai + j];
-        const wj = w[j];
-        const col = j * nb;
-        for (let k = 0; k < nb; k++) {
-          const diff = aij - columns[col + k];
-          r[k] += diff * diff * wj;
+    const w = this.inverseSquaredLengthscales;
+    let i = 0;
+    for (; i + 3 < na; i += 4) {
+      const a0 = i * d;
+      const a1 = a0 + d;
+      const a2 = a1 + d;
+      const a3 = a2 + d;
+      const o0 = i * nb;
+      const o1 = o0 + nb;
+      const o2 = o1 + nb;
+      const o3 = o2 + nb;
+      let k = 0;
+      for (; k + 3 < nb; k += 4) {
+        const b0 = k * d;
+        const b1 = b0 + d;
+        const b2 = b1 + d;
+        const b3 = b2 + d;
+        let r00 = 0;
+        let r01 = 0;
+        let r02 = 0;
+        let r03 = 0;
+        let r10 = 0;
+        let r11 = 0;
+        let r12 = 0;
+        let r13 = 0;
+        let r20 = 0;
+        let r21 = 0;
+        let r22 = 0;
+        let r23 = 0;
+        let r30 = 0;
+        let r31 = 0;
+        let r32 = 0;
+        let r33 = 0;
+        for (let j = 0; j < d; j++) {
+          const wj = w[j];
+          const y0 = b[b0 + j];
+          const y1 = b[b1 + j];
+          const y2 = b[b2 + j];
+          const y3 = b[b3 + j];
+          let x = a[a0 + j];
+          let e = x - y0;
+          r00 += e * e * wj;
+          e = x - y1;
+          r01 += e * e * wj;
+          e = x - y2;
+          r02 += e * e * wj;
+          e = x - y3;
+          r03 += e * e * wj;
+          x = a[a1 + j];
+          e = x - y0;
+          r10 += e * e * wj;
+          e = x - y1;
+          r11 += e * e * wj;
+          e = x - y2;
+          r12 += e * e * wj;
+          e = x - y3;
+          r13 += e * e * wj;
+          x = a[a2 + j];
+          e = x - y0;
+          r20 += e * e * wj;
+          e = x - y1;
+          r21 += e * e * wj;
+          e = x - y2;
+          r22 += e * e * wj;
+          e = x - y3;
+          r23 += e * e * wj;
+          x = a[a3 + j];
+          e = x - y0;
+          r30 += e * e * wj;
+          e = x - y1;
+          r31 += e * e * wj;
+          e = x - y2;
+          r32 += e * e * wj;
+          e = x - y3;
+          r33 += e * e * wj;
         }
+        out[o0 + k] = s2 * Math.exp(-0.5 * r00);
+        out[o0 + k + 1] = s2 * Math.exp(-0.5 * r01);
+        out[o0 + k + 2] = s2 * Math.exp(-0.5 * r02);
+        out[o0 + k + 3] = s2 * Math.exp(-0.5 * r03);
+        out[o1 + k] = s2 * Math.exp(-0.5 * r10);
+        out[o1 + k + 1] = s2 * Math.exp(-0.5 * r11);
+        out[o1 + k + 2] = s2 * Math.exp(-0.5 * r12);
+        out[o1 + k + 3] = s2 * Math.exp(-0.5 * r13);
+        out[o2 + k] = s2 * Math.exp(-0.5 * r20);
+        out[o2 + k + 1] = s2 * Math.exp(-0.5 * r21);
+        out[o2 + k + 2] = s2 * Math.exp(-0.5 * r22);
+        out[o2 + k + 3] = s2 * Math.exp(-0.5 * r23);
+        out[o3 + k] = s2 * Math.exp(-0.5 * r30);
+        out[o3 + k + 1] = s2 * Math.exp(-0.5 * r31);
+        out[o3 + k + 2] = s2 * Math.exp(-0.5 * r32);
+        out[o3 + k + 3] = s2 * Math.exp(-0.5 * r33);
       }
-      const row = i * nb;
-      for (let k = 0; k < nb; k++) out[row + k] = s2 * Math.exp(-0.5 * r[k]);
+      for (let r = i; r < i + 4; r++) for (let c = k; c < nb; c++) out[r * nb + c] = s2 * Math.exp(-0.5 * this.scaledDistance(a, r * d, b, c * d));
     }
+    for (; i < na; i++) for (let c = 0; c < nb; c++) out[i * nb + c] = s2 * Math.exp(-0.5 * this.scaledDistance(a, i * d, b, c * d));
+  }
+
+  /** Σ_j (a[ai + j] − b[bk + j])²/ℓ_j², over the dimensions in order. */
+  private scaledDistance(a: Float64Array, ai: number, b: Float64Array, bk: number): number {
+    const w = this.inverseSquaredLengthscales;
+    let r = 0;
+    for (let j = 0; j < this.dim; j++) {
+      const diff = a[ai + j] - b[bk + j];
+      r += diff * diff * w[j];
+    }
+    return r;
   }
 
   /**
@@ -138,7 +215,10 @@ export class RbfKernel {
         gVariance += value;
         factor[c] = symmetric ? value + adjoint[c * nb + i] * k[c * nb + i] : value;
       }
-      for (let j = 0; j < d; j++) {
+      let j = 0;
+      // ARD with gradA: four dimensions per pass over the columns, each sum still in its own order
+      if (this.ard && gradA !== undefined) j = this.accumulateFourDimensions(a, ai, nb, kb, factor, gradA);
+      for (; j < d; j++) {
         const aij = a[ai + j];
         const wj = w[j];
         const col = j * nb;
@@ -164,6 +244,70 @@ export class RbfKernel {
     if (this.ard) for (let j = 0; j < d; j++) gradParams[1 + j] = sums[j];
     else gradParams[1] = sums[0];
     gradParams[0] += gVariance;
+  }
+
+  /**
+   * The ARD lengthscale sums and ∂/∂A of row A[ai…] for dimensions j, j + 1, j + 2, j + 3 at a time (j < d − 3)
+   * over the nb columns: eight independent running sums, each added to in the order of the one-dimension loop.
+   * Returns the first dimension left.
+   */
+  private accumulateFourDimensions(a: Float64Array, ai: number, nb: number, kb: Float64Array, factor: Float64Array, gradA: Float64Array): number {
+    const d = this.dim;
+    const w = this.inverseSquaredLengthscales;
+    const sums = this.lengthscaleSums;
+    const columns = this.columns;
+    let j = 0;
+    for (; j + 3 < d; j += 4) {
+      const a0 = a[ai + j];
+      const a1 = a[ai + j + 1];
+      const a2 = a[ai + j + 2];
+      const a3 = a[ai + j + 3];
+      const w0 = w[j];
+      const w1 = w[j + 1];
+      const w2 = w[j + 2];
+      const w3 = w[j + 3];
+      const col0 = j * nb;
+      const col1 = col0 + nb;
+      const col2 = col1 + nb;
+      const col3 = col2 + nb;
+      let s0 = sums[j];
+      let s1 = sums[j + 1];
+      let s2 = sums[j + 2];
+      let s3 = sums[j + 3];
+      let g0 = gradA[ai + j];
+      let g1 = gradA[ai + j + 1];
+      let g2 = gradA[ai + j + 2];
+      let g3 = gradA[ai + j + 3];
+      for (let c = 0; c < nb; c++) {
+        const kc = kb[c];
+        const fc = factor[c];
+        const e0 = a0 - columns[col0 + c];
+        const e1 = a1 - columns[col1 + c];
+        const e2 = a2 - columns[col2 + c];
+        const e3 = a3 - columns[col3 + c];
+        const t0 = e0 * w0;
+        const t1 = e1 * w1;
+        const t2 = e2 * w2;
+        const t3 = e3 * w3;
+        s0 += kc * e0 * t0;
+        s1 += kc * e1 * t1;
+        s2 += kc * e2 * t2;
+        s3 += kc * e3 * t3;
+        g0 -= fc * t0;
+        g1 -= fc * t1;
+        g2 -= fc * t2;
+        g3 -= fc * t3;
+      }
+      sums[j] = s0;
+      sums[j + 1] = s1;
+      sums[j + 2] = s2;
+      sums[j + 3] = s3;
+      gradA[ai + j] = g0;
+      gradA[ai + j + 1] = g1;
+      gradA[ai + j + 2] = g2;
+      gradA[ai + j + 3] = g3;
+    }
+    return j;
   }
 
   private accumulateIsotropic(adjoint: Float64Array, k: Float64Array, a: Float64Array, na: number, b: Float64Array, nb: number,

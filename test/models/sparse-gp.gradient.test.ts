@@ -110,3 +110,26 @@ describe('the whitened fast path (no hyperparameter gradient) equals the general
     });
   }
 });
+
+describe('whitened hyperparameter and Z gradients (the whitened adjoint through B = Lk⁻¹Kuf) match fourth-order differences to 1e-7', () => {
+  const c = objectiveCases().find((k) => k.name === 'gauss_3d_ard')!;
+  for (const objective of [new ElboObjective(c.likelihood), new LogLossDlmObjective(c.likelihood)]) {
+    it(`${c.name} ${objective.id}`, () => {
+      const p = whiten(c.params);
+      const g = { m: new Float64Array(c.M), L: new Float64Array(c.M * c.M), kernel: new Float64Array(p.kernel.size), Z: new Float64Array(c.M * c.d), logNoise: 0, meanConstant: 0 };
+      new SparseGpEvaluator(c.M, c.d).evaluate(p, c.x, c.y, c.n, objective, 1, g, true);
+      const f = (q: SparseGpParameters) => new SparseGpEvaluator(c.M, c.d).evaluate(q, c.x, c.y, c.n, objective, 1);
+      const h = 2e-4;
+      const stencil = (bump: (q: SparseGpParameters, step: number) => SparseGpParameters) =>
+        (8 * (f(bump(p, h)) - f(bump(p, -h))) - (f(bump(p, 2 * h)) - f(bump(p, -2 * h)))) / (12 * h);
+      const tight = { rel: 1e-7, abs: 1e-7 };
+      const kernelFd = Array.from(p.kernel.params, (_, j) => stencil((q, step) => {
+        const kernel = Object.assign(Object.create(Object.getPrototypeOf(q.kernel)), q.kernel, { params: q.kernel.params.map((v, k) => (k === j ? v + step : v)) });
+        return { ...q, kernel };
+      }));
+      expectClose(g.kernel, kernelFd, tight, 'kernel');
+      expectClose(g.Z, Array.from(p.Z, (_, k) => stencil((q, step) => ({ ...q, Z: q.Z.map((v, j) => (j === k ? v + step : v)) }))), tight, 'Z');
+      expectClose(g.meanConstant, stencil((q, step) => ({ ...q, meanConstant: q.meanConstant + step })), tight, 'constant mean');
+    });
+  }
+});

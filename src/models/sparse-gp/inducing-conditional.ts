@@ -1,28 +1,27 @@
-import { accumulateRowPair } from '../../linalg/accumulate-row-pair.js';
-import { accumulateRows } from '../../linalg/accumulate-rows.js';
 import { cholesky } from '../../linalg/cholesky.js';
-import { choleskyInverse } from '../../linalg/cholesky-inverse.js';
-import { lowerTransposedTimes } from '../../linalg/lower-transposed-times.js';
-import { rowDotsRows } from '../../linalg/row-dots-rows.js';
-import { solveLowerTransposedRows } from '../../linalg/solve-lower-transposed-rows.js';
+import { gemmNnAccumulate } from '../../linalg/gemm-nn-accumulate.js';
+import { gemmNt } from '../../linalg/gemm-nt.js';
+import { lowerTransposedTimesTiled } from '../../linalg/lower-transposed-times-tiled.js';
+import { solveLowerRows } from '../../linalg/solve-lower-rows.js';
+import { solveLowerTransposedTiled } from '../../linalg/solve-lower-transposed-tiled.js';
 import type { SparseGpGradient, SparseGpParameters } from './sparse-gp-parameters.js';
 
 /**
  * The inducing-point conditional of a sparse GP (GPyTorch's variational strategy; Hensman et al.
  * 2015): q(f) at a batch from q(u) = N(c + m_u, L_u L_uᵀ) and p(f | u), with its adjoint. One O(M³)
  * Cholesky of Kuu, then O(BM²) for the B marginals μ = c + Cᵀm_u, v = s² − colsum(Kuf∘C) + colsum((L_uᵀC)²),
- * C = Kuu⁻¹Kuf (Wei, Sheth & Khardon 2021, eq. 2). Backwards, from ∂/∂μ and ∂/∂v of a data term:
- * ∇m_u = C g_μ, ∇L_u = tril(2C diag(g_v) Cᵀ L_u), and K̄uf, K̄uu, k̄diag for the kernel and Z (the
- * reference README §2). A regulariser adds its own terms to ∇m_u, ∇L_u and K̄uu between the steps.
- * The whitened form (m̃, L̃ of q(v), u = Lk v) is the same conditional at (Lk m̃, Lk L̃), chained back
- * through the Cholesky (Murray 2016); its fast path (no hyperparameter gradient) skips the back-solve.
+ * C = Kuu⁻¹Kuf (Wei, Sheth & Khardon 2021, eq. 2), and backwards, from ∂/∂μ and ∂/∂v of a data term,
+ * the (m, L) gradient and K̄uf, K̄uu, k̄diag for the kernel and Z (the reference README §2).
+ * Everything runs in whitened terms (q(v) = N(m̃, L̃L̃ᵀ), u = Lk v; Murray 2016): C is never formed, with
+ * B = Lk⁻¹Kuf, Cᵀm_u = Bᵀm̃ and L_uᵀC = L̃ᵀB, where (m̃, L̃) are the parameters when whitened and
+ * (Lk⁻¹m_u, Lk⁻¹L_u) otherwise (the gradient then chained back). Four register-tiled O(BM²) passes
+ * with the hyperparameters (B, L̃ᵀB, B diag(g_v) Bᵀ, the K̄uf product), three without.
  * Buffers are sized for M and grow with the batch, so a steady stream of equal batches allocates nothing.
  */
 export class InducingConditional {
   private capacity = 0;
   private kuf = new Float64Array(0);
   private solved = new Float64Array(0);
-  private c = new Float64Array(0);
   private t = new Float64Array(0);
   private dmat = new Float64Array(0);
   /** Latent marginal means μ_i of the last evaluation. */
@@ -33,30 +32,22 @@ export class InducingConditional {
   private readonly kuuJ: Float64Array;
   /** Lower Cholesky factor of Kuu + jitter·I from the last evaluation. */
   readonly lk: Float64Array;
-  /** Mean m_u of q(u) relative to the prior mean, unwhitened. */
-  readonly mU: Float64Array;
-  /** Lower factor L_u of the covariance of q(u), unwhitened. */
-  readonly lU: Float64Array;
-  /** Lk⁻¹m_u (after {@link solveMean}). */
-  readonly meanSolve: Float64Array;
-  /** α = Kuu⁻¹m_u (after {@link solveMean}). */
-  readonly alpha: Float64Array;
-  /** ∇m_u of the objective: the data term's after {@link backward}, a regulariser adds its own. */
-  readonly gmU: Float64Array;
-  /** ∇L_u, likewise. */
-  readonly gLU: Float64Array;
-  /** Kuu⁻¹ (after {@link hyperBackward}). */
-  readonly ainv: Float64Array;
-  /** Kuu⁻¹S with S = L_u L_uᵀ (after {@link hyperBackward}). */
-  readonly ks: Float64Array;
-  /** K̄uu: the data term's after {@link hyperBackward}, a regulariser adds its own. */
-  readonly kuuBar: Float64Array;
-  private readonly gmData: Float64Array;
-  private readonly s: Float64Array;
+  /** Mean m_u of q(u) relative to the prior mean, unwhitened (after {@link inducingPosterior}). */
+  private readonly mU: Float64Array;
+  /** Lower factor L_u of the covariance of q(u), unwhitened (after {@link inducingPosterior}). */
+  private readonly lU: Float64Array;
+  private readonly meanSolve: Float64Array;
+  private readonly alpha: Float64Array;
+  /** K̄uu (after {@link choleskyAdjoint}). */
+  private readonly kuuBar: Float64Array;
   private readonly w: Float64Array;
-  private readonly ksw: Float64Array;
   private readonly lbar: Float64Array;
   private readonly work: Float64Array;
+  private readonly transposed: Float64Array;
+  private readonly lhat: Float64Array;
+  private readonly scratch: Float64Array;
+  private readonly kufFactor: Float64Array;
+  private readonly gB: Float64Array;
 
   constructor(readonly M: number, readonly dim: number) {
     const mm = M * M;
@@ -67,17 +58,15 @@ export class InducingConditional {
     this.lU = new Float64Array(mm);
     this.meanSolve = new Float64Array(M);
     this.alpha = new Float64Array(M);
-    this.gmU = new Float64Array(M);
-    this.gLU = new Float64Array(mm);
-    this.ainv = new Float64Array(mm);
-    this.ks = new Float64Array(mm);
     this.kuuBar = new Float64Array(mm);
-    this.gmData = new Float64Array(M);
-    this.s = new Float64Array(mm);
     this.w = new Float64Array(mm);
-    this.ksw = new Float64Array(mm);
     this.lbar = new Float64Array(mm);
     this.work = new Float64Array(mm);
+    this.transposed = new Float64Array(mm);
+    this.lhat = new Float64Array(mm);
+    this.scratch = new Float64Array(mm);
+    this.kufFactor = new Float64Array(mm);
+    this.gB = new Float64Array(M);
   }
 
   private ensure(n: number): void {
@@ -85,7 +74,6 @@ export class InducingConditional {
     const size = this.M * n;
     this.kuf = new Float64Array(size);
     this.solved = new Float64Array(size);
-    this.c = new Float64Array(size);
     this.t = new Float64Array(size);
     this.dmat = new Float64Array(size);
     this.mu = new Float64Array(n);
@@ -141,66 +129,24 @@ export class InducingConditional {
     }
   }
 
-  /** Lower factor L_u of q(u)'s covariance (unwhitened) into `out`, after {@link inducingPosterior} or {@link marginals}. */
+  /** Lower factor L_u of q(u)'s covariance (unwhitened) into `out`, after {@link inducingPosterior}. */
   inducingFactor(out: Float64Array): void {
     out.set(this.lU);
   }
 
-  /**
-   * Latent marginals of f at the n rows of x (row-major n×d) into `mu`, `v`, keeping C = Kuu⁻¹Kuf and
-   * T = L_uᵀC for the adjoint. O(M³ + nM²).
-   */
-  marginals(p: SparseGpParameters, x: Float64Array, n: number): void {
-    this.ensure(n);
-    this.prepareInducing(p);
-    const M = this.M;
-    const { solved, c, t, lk, mU, lU, mu, v } = this;
-    this.solveKuf(p, x, n);
-    for (let a = M - 1; a >= 0; a--) {
-      const row = a * n;
-      for (let i = 0; i < n; i++) c[row + i] = solved[row + i];
-      accumulateRows(c, row, c, a + 1, M - a - 1, n, lk, (a + 1) * M + a, M, -1);
-      const inv = 1 / lk[a * M + a];
-      for (let i = 0; i < n; i++) c[row + i] *= inv;
-    }
-    lowerTransposedTimes(t, c, lU, M, n);
-    const s2 = p.kernel.variance;
-    for (let i = 0; i < n; i++) {
-      mu[i] = p.meanConstant;
-      v[i] = s2;
-    }
-    for (let a = 0; a < M; a++) {
-      const row = a * n;
-      const ma = mU[a];
-      for (let i = 0; i < n; i++) {
-        mu[i] += c[row + i] * ma;
-        v[i] -= solved[row + i] * solved[row + i];
-      }
-      for (let i = 0; i < n; i++) v[i] += t[row + i] * t[row + i];
-    }
-    for (let i = 0; i < n; i++) if (!(v[i] > 0)) v[i] = 0;
-  }
-
-  /**
-   * The whitened marginals without the back-solve: with B = Lk⁻¹Kuf and T = L̃ᵀB, μ = c + Bᵀm̃ and
-   * v = s² − colsum(B∘B) + colsum(T∘T). O(M³ + nM²).
-   */
-  whitenedMarginals(p: SparseGpParameters, x: Float64Array, n: number): void {
-    this.ensure(n);
+  /** μ = c + Bᵀm̃, T = L̃ᵀB and v = s² − colsum(B∘B) + colsum(T∘T) from B in `solved`. */
+  private finishMarginals(p: SparseGpParameters, mTilde: Float64Array, lTilde: Float64Array, n: number): void {
     const M = this.M;
     const { solved, t, mu, v } = this;
-    const { m, L } = p;
-    this.factorKuu(p);
-    this.solveKuf(p, x, n);
+    lowerTransposedTimesTiled(t, solved, lTilde, M, n, this.scratch);
     const s2 = p.kernel.variance;
     for (let i = 0; i < n; i++) {
       mu[i] = p.meanConstant;
       v[i] = s2;
     }
-    lowerTransposedTimes(t, solved, L, M, n);
     for (let a = 0; a < M; a++) {
       const row = a * n;
-      const ma = m[a];
+      const ma = mTilde[a];
       for (let i = 0; i < n; i++) {
         const b = solved[row + i];
         mu[i] += b * ma;
@@ -211,88 +157,52 @@ export class InducingConditional {
     for (let i = 0; i < n; i++) if (!(v[i] > 0)) v[i] = 0;
   }
 
-  /** Kuf and B = Lk⁻¹Kuf (into `solved`), row by row so that the inner loops run over the batch. */
+  /**
+   * Latent marginals of f at the n rows of x (row-major n×d) into `mu`, `v`, in whitened terms: with
+   * B = Lk⁻¹Kuf and T = L̃ᵀB, μ = c + Bᵀm̃ and v = s² − colsum(B∘B) + colsum(T∘T), at (m̃, L̃) = (m, L) for
+   * whitened parameters and (Lk⁻¹m_u, Lk⁻¹L_u) for unwhitened ones; B and T are kept for the adjoint.
+   * O(M³ + nM²).
+   */
+  marginals(p: SparseGpParameters, x: Float64Array, n: number): void {
+    this.ensure(n);
+    this.factorKuu(p);
+    this.solveKuf(p, x, n);
+    if (!p.whitened) {
+      const { lk, meanSolve, lhat } = this;
+      const M = this.M;
+      for (let a = 0; a < M; a++) {
+        let sum = p.m[a];
+        for (let b = 0; b < a; b++) sum -= lk[a * M + b] * meanSolve[b];
+        meanSolve[a] = sum / lk[a * M + a];
+      }
+      lhat.set(p.L);
+      solveLowerRows(lk, M, lhat, M, this.scratch);
+    }
+    this.finishMarginals(p, this.whitenedMean(p), this.whitenedFactor(p), n);
+  }
+
+  /** m̃ of the last {@link marginals}: m for whitened parameters, Lk⁻¹m_u otherwise. */
+  whitenedMean(p: SparseGpParameters): Float64Array {
+    return p.whitened ? p.m : this.meanSolve;
+  }
+
+  /** L̃ of the last {@link marginals}: L for whitened parameters, Lk⁻¹L_u otherwise. */
+  whitenedFactor(p: SparseGpParameters): Float64Array {
+    return p.whitened ? p.L : this.lhat;
+  }
+
+  /** Kuf and B = Lk⁻¹Kuf (into `solved`) by the blocked, register-tiled solve along rows. */
   private solveKuf(p: SparseGpParameters, x: Float64Array, n: number): void {
     const M = this.M;
-    const { kuf, solved, lk } = this;
+    const { kuf, solved } = this;
     p.kernel.cross(p.Z, M, x, n, kuf);
-    for (let e = 0; e < M * n; e++) solved[e] = kuf[e];
-    // Rows a and a + 1 share the full groups of four of sources below a (the grouping of accumulateRows
-    // from source 0, so the result is bit for bit row by row); each finishes its own remainder.
-    for (let a = 0; a < M; a += 2) {
-      const row = a * n;
-      const pair = a + 1 < M;
-      const shared = pair ? a - (a % 4) : 0;
-      if (shared > 0) accumulateRowPair(solved, row, row + n, solved, 0, shared, n, lk, a * M, (a + 1) * M, 1, -1);
-      accumulateRows(solved, row, solved, shared, a - shared, n, lk, a * M + shared, 1, -1);
-      const inv = 1 / lk[a * M + a];
-      for (let i = 0; i < n; i++) solved[row + i] *= inv;
-      if (!pair) break;
-      const next = row + n;
-      accumulateRows(solved, next, solved, shared, a + 1 - shared, n, lk, (a + 1) * M + shared, 1, -1);
-      const invNext = 1 / lk[(a + 1) * M + a + 1];
-      for (let i = 0; i < n; i++) solved[next + i] *= invNext;
-    }
-  }
-
-  /** Lk⁻¹m_u into {@link meanSolve} and α = Kuu⁻¹m_u into {@link alpha} (after {@link marginals}). */
-  solveMean(): void {
-    const M = this.M;
-    const { lk, mU, meanSolve, alpha } = this;
-    for (let a = 0; a < M; a++) {
-      let sum = mU[a];
-      for (let b = 0; b < a; b++) sum -= lk[a * M + b] * meanSolve[b];
-      meanSolve[a] = sum / lk[a * M + a];
-    }
-    for (let a = M - 1; a >= 0; a--) {
-      let sum = meanSolve[a];
-      for (let b = a + 1; b < M; b++) sum -= lk[b * M + a] * alpha[b];
-      alpha[a] = sum / lk[a * M + a];
-    }
+    solved.set(kuf.subarray(0, M * n));
+    solveLowerRows(this.lk, M, solved, n, this.scratch);
   }
 
   /**
-   * The data term's ∇m_u = C g_μ into {@link gmU} and, when the objective depends on L (`covariance`),
-   * ∇L_u = tril(2 D Tᵀ), D = C diag(g_v), into {@link gLU} (else 0); D and C g_μ are kept for
-   * {@link hyperBackward}. With `hyper`, also W = C Dᵀ for it, and then D Tᵀ = C diag(g_v) Cᵀ L_u = W L_u
-   * is taken from W in O(M³) instead of another O(nM²) pass. After {@link marginals}.
-   */
-  backward(gmu: Float64Array, gv: Float64Array, n: number, covariance: boolean, hyper = false): void {
-    const M = this.M;
-    const { c, t, dmat, gmU, gLU, gmData, w, lU } = this;
-    for (let a = 0; a < M; a++) {
-      const row = a * n;
-      let sum = 0;
-      for (let i = 0; i < n; i++) {
-        sum += c[row + i] * gmu[i];
-        dmat[row + i] = c[row + i] * gv[i];
-      }
-      gmData[a] = sum;
-      gmU[a] = sum;
-    }
-    if (hyper) {
-      rowDotsRows(c, dmat, M, M, n, w, M, true);
-      for (let a = 0; a < M; a++) for (let b = 0; b < a; b++) w[b * M + a] = w[a * M + b];
-    }
-    gLU.fill(0);
-    if (!covariance) return;
-    if (!hyper) {
-      rowDotsRows(dmat, t, M, M, n, gLU, M, true);
-      for (let a = 0; a < M; a++) for (let b = 0; b <= a; b++) gLU[a * M + b] *= 2;
-      return;
-    }
-    for (let a = 0; a < M; a++) {
-      for (let b = 0; b <= a; b++) {
-        let sum = 0;
-        for (let k = b; k < M; k++) sum += w[a * M + k] * lU[k * M + b];
-        gLU[a * M + b] = 2 * sum;
-      }
-    }
-  }
-
-  /**
-   * The whitened fast path's backward (after {@link whitenedMarginals}), straight into the gradient:
-   * ∇m̃ = B g_μ and, with `covariance`, ∇L̃ = tril(2B diag(g_v) Tᵀ) (else 0).
+   * The adjoint without the hyperparameters (after {@link marginals}), straight into the gradient in whitened
+   * terms: ∇m̃ = B g_μ and, with `covariance`, ∇L̃ = tril(2B diag(g_v) Tᵀ) (else 0).
    */
   whitenedBackward(gmu: Float64Array, gv: Float64Array, n: number, covariance: boolean, gradient: SparseGpGradient): void {
     const M = this.M;
@@ -309,116 +219,126 @@ export class InducingConditional {
     }
     gradient.L.fill(0);
     if (!covariance) return;
-    rowDotsRows(dmat, t, M, M, n, gradient.L, M, true);
+    gemmNt(gradient.L, M, dmat, t, M, M, n, true);
     for (let a = 0; a < M; a++) for (let b = 0; b <= a; b++) gradient.L[a * M + b] = 2 * gradient.L[a * M + b];
   }
 
   /**
-   * The data term's K̄uf (into `solved`) and K̄uu (into {@link kuuBar}) after {@link backward} with `hyper`, with
-   * Kuu⁻¹ and Kuu⁻¹S kept for a regulariser: K̄uf = α g_μᵀ − 2D + 2 Kuu⁻¹S D and
-   * K̄uu = −(C g_μ)αᵀ + W − Kuu⁻¹S W − W S Kuu⁻¹, W = C Dᵀ (the reference README §2).
+   * The whitened adjoint with the hyperparameters, after {@link marginals} (Murray 2016; no
+   * unwhitened detour): ∇m̃ = B g_μ and ∇L̃ = tril(2W̃L̃) (0 without `covariance`), W̃ = D̃Bᵀ, D̃ = B diag(g_v),
+   * into the gradient; from B̄ = m̃g_μᵀ + 2(L̃L̃ᵀ − I)D̃, K̄uf = Lk⁻ᵀB̄ = α g_μᵀ + R D̃ (into T's buffer),
+   * R = 2Lk⁻ᵀ(L̃L̃ᵀ − I), α = Lk⁻ᵀm̃, and through B = Lk⁻¹Kuf, L̄k = −tril(Lk⁻ᵀB̄Bᵀ) = −tril(α(Bg_μ)ᵀ + RW̃),
+   * which the Cholesky adjoint turns into K̄uu (into {@link kuuBar}). O(nM²) in three passes, then O(M³).
    */
-  hyperBackward(gmu: Float64Array, n: number): void {
+  whitenedHyperBackward(p: SparseGpParameters, gmu: Float64Array, gv: Float64Array, n: number, covariance: boolean, gradient: SparseGpGradient): void {
     const M = this.M;
-    const { dmat, alpha, gmData, ainv, s, ks, w, ksw, kuuBar, lU, lk } = this;
-    const kufBar = this.solved;
-    choleskyInverse(lk, M, ainv, this.work);
+    const mTilde = this.whitenedMean(p);
+    const lTilde = this.whitenedFactor(p);
+    const { solved, dmat, gB, w, lk, alpha, work, lbar, kufFactor, scratch } = this;
+    // K̄uf goes into T's buffer (T is not needed again), starting from αg_μᵀ
+    const kufBar = this.t;
+    for (let a = M - 1; a >= 0; a--) {
+      let sum = mTilde[a];
+      for (let b = a + 1; b < M; b++) sum -= lk[b * M + a] * alpha[b];
+      alpha[a] = sum / lk[a * M + a];
+    }
     for (let a = 0; a < M; a++) {
-      for (let b = 0; b <= a; b++) {
-        let sum = 0;
-        for (let k = 0; k <= b; k++) sum += lU[a * M + k] * lU[b * M + k];
-        s[a * M + b] = sum;
-        s[b * M + a] = sum;
+      const row = a * n;
+      const alphaA = alpha[a];
+      let sum = 0;
+      for (let i = 0; i < n; i++) {
+        const b = solved[row + i];
+        const g = gmu[i];
+        sum += b * g;
+        dmat[row + i] = b * gv[i];
+        kufBar[row + i] = alphaA * g;
       }
+      gB[a] = sum;
     }
-    // S, Kuu⁻¹ and W are symmetric, so every M×M product below is rows against rows (rowDots).
-    rowDotsRows(ainv, s, M, M, M, ks, M, false);
+    gradient.m.set(gB);
+    gemmNt(w, M, dmat, solved, M, M, n, true);
+    for (let a = 0; a < M; a++) for (let b = 0; b < a; b++) w[b * M + a] = w[a * M + b];
+    gradient.L.fill(0);
+    if (covariance) {
+      // row b of L̃ᵀ against row a of W̃
+      for (let b = 0; b < M; b++) for (let k = 0; k < M; k++) scratch[b * M + k] = lTilde[k * M + b];
+      gemmNt(gradient.L, M, w, scratch, M, M, M, true);
+      for (let a = 0; a < M; a++) for (let b = 0; b <= a; b++) gradient.L[a * M + b] *= 2;
+    }
+    gemmNt(work, M, lTilde, lTilde, M, M, M, true);
     for (let a = 0; a < M; a++) {
-      const ra = a * n;
-      for (let i = 0; i < n; i++) kufBar[ra + i] = alpha[a] * gmu[i] - 2 * dmat[ra + i];
+      for (let b = 0; b < a; b++) work[b * M + a] = work[a * M + b];
+      work[a * M + a] -= 1;
     }
-    let a = 0;
-    for (; a + 1 < M; a += 2) accumulateRowPair(kufBar, a * n, (a + 1) * n, dmat, 0, M, n, ks, a * M, (a + 1) * M, 1, 2);
-    if (a < M) accumulateRows(kufBar, a * n, dmat, 0, M, n, ks, a * M, 1, 2);
-    // KsW = Ks·W; W·Ksᵀ is its transpose.
-    rowDotsRows(ks, w, M, M, M, ksw, M, false);
-    for (let a = 0; a < M; a++) {
-      for (let b = 0; b < M; b++) kuuBar[a * M + b] = -gmData[a] * alpha[b] + w[a * M + b] - ksw[a * M + b] - ksw[b * M + a];
-    }
+    solveLowerTransposedTiled(lk, M, work, M, scratch);
+    for (let e = 0; e < M * M; e++) kufFactor[e] = 2 * work[e];
+    gemmNnAccumulate(kufBar, 0, kufFactor, 0, M, dmat, 0, M, M, n);
+    // RW̃ on the lower triangle (rows of R against rows of the symmetric W̃)
+    lbar.fill(0);
+    gemmNt(lbar, M, kufFactor, w, M, M, M, true);
+    for (let a = 0; a < M; a++) for (let b = 0; b <= a; b++) lbar[a * M + b] = -(lbar[a * M + b] + alpha[a] * gB[b]);
   }
 
   /**
-   * Adds to K̄uu the path through Lk = chol(Kuu) of the whitened form: L̄k = ḡ_m m̃ᵀ + ḠL L̃ᵀ, then
-   * K̄uu += sym(Lk⁻ᵀ Φ(LkᵀL̄k) Lk⁻¹), Φ = lower triangle with halved diagonal (Murray 2016, eq. 10).
-   * After every term of ∇m_u, ∇L_u and K̄uu is in.
+   * For unwhitened parameters, after the regulariser's whitened gradient is in: chains ḡ_m̃, Ḡ_L̃ (in the
+   * gradient) through m̃ = Lk⁻¹m_u, L̃ = Lk⁻¹L_u to ∇m_u = Lk⁻ᵀḡ_m̃, ∇L_u = tril(Lk⁻ᵀḠ_L̃) in place and, with
+   * `hyper` (after {@link whitenedHyperBackward}), adds −tril(Lk⁻ᵀ(ḡ_m̃m̃ᵀ + Ḡ_L̃L̃ᵀ)) to L̄k.
    */
-  whiteningAdjoint(p: SparseGpParameters): void {
+  unwhitenGradient(gradient: SparseGpGradient, hyper: boolean): void {
     const M = this.M;
-    const { lk, gmU, gLU, kuuBar, work, lbar } = this;
-    for (let a = 0; a < M; a++) {
-      for (let b = 0; b <= a; b++) {
-        let sum = gmU[a] * p.m[b];
-        for (let k = 0; k <= b; k++) sum += gLU[a * M + k] * p.L[b * M + k];
-        lbar[a * M + b] = sum;
-      }
-      for (let b = a + 1; b < M; b++) lbar[a * M + b] = 0;
+    const { lk, lbar, work, meanSolve, lhat, scratch } = this;
+    const gm = gradient.m;
+    const gL = gradient.L;
+    if (hyper) {
+      gemmNt(work, M, gL, lhat, M, M, M, false);
+      for (let a = 0; a < M; a++) for (let b = 0; b < M; b++) work[a * M + b] += gm[a] * meanSolve[b];
+      solveLowerTransposedTiled(lk, M, work, M, scratch);
+      for (let a = 0; a < M; a++) for (let b = 0; b <= a; b++) lbar[a * M + b] -= work[a * M + b];
     }
-    // P = Φ(Lkᵀ L̄k) into work, row a = Σ_{k ≥ a} Lk[k, a]·(row k of L̄k) accumulated along rows
-    work.fill(0);
-    for (let a = 0; a < M; a++) {
-      const row = a * M;
-      for (let k = a; k < M; k++) {
-        const f = lk[k * M + a];
-        const source = k * M;
-        for (let b = 0; b <= a; b++) work[row + b] += f * lbar[source + b];
-      }
-      work[row + a] *= 0.5;
+    for (let a = M - 1; a >= 0; a--) {
+      let sum = gm[a];
+      for (let b = a + 1; b < M; b++) sum -= lk[b * M + a] * gm[b];
+      gm[a] = sum / lk[a * M + a];
     }
-    // G = Lk⁻ᵀ P Lk⁻¹: first X = P Lk⁻¹ as Xᵀ = Lk⁻ᵀPᵀ (in `ks`, no longer needed), then Lk⁻ᵀ X.
-    const transposed = this.ks;
+    solveLowerTransposedTiled(lk, M, gL, M, scratch);
+    for (let a = 0; a < M; a++) for (let b = a + 1; b < M; b++) gL[a * M + b] = 0;
+  }
+
+  /**
+   * K̄uu = sym(Lk⁻ᵀ Φ(LkᵀL̄k) Lk⁻¹) (into {@link kuuBar}) for the lower L̄k of {@link whitenedHyperBackward}
+   * (and {@link unwhitenGradient}), Φ = lower triangle with halved diagonal (Murray 2016, eq. 10): the
+   * adjoint of Kuu through its Cholesky factor.
+   */
+  choleskyAdjoint(): void {
+    const M = this.M;
+    const { lk, kuuBar, work, lbar } = this;
+    kuuBar.fill(0);
+    // P = Φ(Lkᵀ L̄k) into work
+    lowerTransposedTimesTiled(work, lbar, lk, M, M, this.scratch);
+    for (let a = 0; a < M; a++) {
+      work[a * M + a] *= 0.5;
+      for (let b = a + 1; b < M; b++) work[a * M + b] = 0;
+    }
+    // G = Lk⁻ᵀ P Lk⁻¹: first X = P Lk⁻¹ as Xᵀ = Lk⁻ᵀPᵀ, then Lk⁻ᵀ X.
+    const transposed = this.transposed;
     for (let a = 0; a < M; a++) for (let b = 0; b < M; b++) transposed[b * M + a] = work[a * M + b];
-    solveLowerTransposedRows(lk, M, transposed, M);
+    solveLowerTransposedTiled(lk, M, transposed, M, this.scratch);
     for (let a = 0; a < M; a++) for (let b = 0; b < M; b++) work[a * M + b] = transposed[b * M + a];
-    solveLowerTransposedRows(lk, M, work, M);
+    solveLowerTransposedTiled(lk, M, work, M, this.scratch);
     for (let a = 0; a < M; a++) {
       for (let b = 0; b < M; b++) kuuBar[a * M + b] += 0.5 * (work[a * M + b] + work[b * M + a]);
     }
   }
 
-  /** The kernel and Z gradients from K̄uf, K̄uu and k̄diag = Σ g_v (after {@link hyperBackward} and the regulariser's K̄uu). */
+  /** The kernel and Z gradients from K̄uf (in T's buffer), K̄uu and k̄diag = Σ g_v (after {@link whitenedHyperBackward} and {@link choleskyAdjoint}). */
   kernelGradient(p: SparseGpParameters, x: Float64Array, n: number, gv: Float64Array, gradient: SparseGpGradient): void {
     const M = this.M;
     gradient.kernel.fill(0);
     gradient.Z.fill(0);
-    p.kernel.accumulateGradient(this.solved, this.kuf, p.Z, M, x, n, gradient.kernel, gradient.Z);
+    p.kernel.accumulateGradient(this.t, this.kuf, p.Z, M, x, n, gradient.kernel, gradient.Z);
     p.kernel.accumulateGradient(this.kuuBar, this.kuu, p.Z, M, p.Z, M, gradient.kernel, gradient.Z, true);
     let kdiag = 0;
     for (let i = 0; i < n; i++) kdiag += gv[i];
     gradient.kernel[0] += kdiag * p.kernel.variance;
-  }
-
-  /** Writes ∇m, ∇L in the evaluated parameterisation: unwhitened as is, whitened ḡ_m̃ = Lkᵀḡ_m, Ḡ_L̃ = tril(LkᵀḠ_L). */
-  chainToParameters(p: SparseGpParameters, gradient: SparseGpGradient): void {
-    const M = this.M;
-    if (!p.whitened) {
-      gradient.m.set(this.gmU);
-      gradient.L.set(this.gLU);
-      return;
-    }
-    const { lk, gmU, gLU } = this;
-    const gL = gradient.L;
-    gL.fill(0);
-    for (let a = 0; a < M; a++) {
-      let sum = 0;
-      for (let k = a; k < M; k++) sum += lk[k * M + a] * gmU[k];
-      gradient.m[a] = sum;
-      // row a of tril(LkᵀḠ_L) = Σ_{k ≥ a} Lk[k, a]·(row k of Ḡ_L) on b ≤ a, accumulated along rows in the order of k
-      const row = a * M;
-      for (let k = a; k < M; k++) {
-        const f = lk[k * M + a];
-        const source = k * M;
-        for (let b = 0; b <= a; b++) gL[row + b] += f * gLU[source + b];
-      }
-    }
   }
 }

@@ -30,8 +30,8 @@ export class SparseGpEvaluator {
 
   constructor(readonly M: number, readonly dim: number) {
     this.conditional = new InducingConditional(M, dim);
-    this.kl = new InducingKl(M);
-    this.meanPenalty = new InducingMeanPenalty(M);
+    this.kl = new InducingKl();
+    this.meanPenalty = new InducingMeanPenalty();
   }
 
   private ensure(n: number): void {
@@ -60,55 +60,39 @@ export class SparseGpEvaluator {
 
   /**
    * The objective scale·Σ_i ℓ_i + β·R at the parameters on the batch (x, y, n); with `gradient`, fills
-   * it (in the evaluated parameterisation); `hyper` adds the kernel, noise, mean and Z gradients.
+   * it (in the evaluated parameterisation); `hyper` adds the kernel, noise, mean and Z gradients. Both
+   * parameterisations run in whitened terms (the conditional's {@link InducingConditional.marginals}):
+   * three O(BM²) passes for (m, L), four with `hyper`.
    */
   evaluate(p: SparseGpParameters, x: Float64Array, y: Float64Array, n: number, objective: SparseGpObjective, scale: number,
     gradient?: SparseGpGradient, hyper = false): number {
     this.ensure(n);
+    const { M } = this;
     const regulariser: InducingRegulariser = objective.regulariser === 'kl' ? this.kl : this.meanPenalty;
-    if (p.whitened && !hyper) return this.evaluateWhitened(p, x, y, n, objective, regulariser, scale, gradient);
     const q = this.conditional;
     q.marginals(p, x, n);
     const data = this.dataTerm(objective, y, n, scale);
-    q.solveMean();
-    const reg = regulariser.value(q);
-    this.regulariserValue = reg;
-    const value = scale * data + p.beta * reg;
-    if (gradient === undefined) return value;
-    const { gmu, gv } = this;
-    q.backward(gmu, gv, n, regulariser.covariance, hyper);
-    regulariser.addGradient(q, p.beta);
-    if (hyper) {
-      q.hyperBackward(gmu, n);
-      regulariser.addKuuAdjoint(q, p.beta);
-      if (p.whitened) q.whiteningAdjoint(p);
-      q.kernelGradient(p, x, n, gv, gradient);
-      gradient.logNoise = scale * this.noise;
-      let gc = 0;
-      for (let i = 0; i < n; i++) gc += gmu[i];
-      gradient.meanConstant = gc;
-    } else {
-      gradient.logNoise = 0;
-      gradient.meanConstant = 0;
-    }
-    q.chainToParameters(p, gradient);
-    return value;
-  }
-
-  /** The whitened objective and its (m̃, L̃) gradient by the conditional's fast path (no back-solve); three O(BM²) passes. */
-  private evaluateWhitened(p: SparseGpParameters, x: Float64Array, y: Float64Array, n: number, objective: SparseGpObjective, regulariser: InducingRegulariser,
-    scale: number, gradient?: SparseGpGradient): number {
-    const { M } = this;
-    const q = this.conditional;
-    q.whitenedMarginals(p, x, n);
-    const data = this.dataTerm(objective, y, n, scale);
-    this.regulariserValue = regulariser.whitenedValue(p.m, p.L, M);
+    const mTilde = q.whitenedMean(p);
+    const lTilde = q.whitenedFactor(p);
+    this.regulariserValue = regulariser.whitenedValue(mTilde, lTilde, M);
     const value = scale * data + p.beta * this.regulariserValue;
     if (gradient === undefined) return value;
-    q.whitenedBackward(this.gmu, this.gv, n, regulariser.covariance, gradient);
-    regulariser.addWhitenedGradient(p.m, p.L, M, p.beta, gradient);
-    gradient.logNoise = 0;
-    gradient.meanConstant = 0;
+    const { gmu, gv } = this;
+    if (hyper) q.whitenedHyperBackward(p, gmu, gv, n, regulariser.covariance, gradient);
+    else q.whitenedBackward(gmu, gv, n, regulariser.covariance, gradient);
+    regulariser.addWhitenedGradient(mTilde, lTilde, M, p.beta, gradient);
+    if (!p.whitened) q.unwhitenGradient(gradient, hyper);
+    if (!hyper) {
+      gradient.logNoise = 0;
+      gradient.meanConstant = 0;
+      return value;
+    }
+    q.choleskyAdjoint();
+    q.kernelGradient(p, x, n, gv, gradient);
+    gradient.logNoise = scale * this.noise;
+    let gc = 0;
+    for (let i = 0; i < n; i++) gc += gmu[i];
+    gradient.meanConstant = gc;
     return value;
   }
 }

@@ -1,0 +1,128 @@
+/**
+ * out[o + i·n + j] += Σ_{q<k} a[ao + i·lda + q]·src[s + q·n + j] for i < m, j < n: a row-major m×k block of
+ * A (row stride lda) times k rows of a row-major matrix of width n, added to m rows of `out` (width n).
+ * Register-tiled 4×4 (each loaded value used four times, sixteen running sums); every entry starts from
+ * its value in `out` and adds its k terms one by one in order q = 0, 1, …, so the result is bit for bit
+ * that of the plain triple loop whatever m and n. `out` must not overlap the rows of `src` read.
+ */
+export function gemmNnAccumulate(out: Float64Array, o: number, a: Float64Array, ao: number, lda: number, src: Float64Array, s: number,
+  m: number, k: number, n: number): void {
+  let i = 0;
+  for (; i + 3 < m; i += 4) {
+    const a0 = ao + i * lda;
+    const a1 = a0 + lda;
+    const a2 = a1 + lda;
+    const a3 = a2 + lda;
+    const o0 = o + i * n;
+    const o1 = o0 + n;
+    const o2 = o1 + n;
+    const o3 = o2 + n;
+    let j = 0;
+    for (; j + 3 < n; j += 4) {
+      let c00 = out[o0 + j];
+      let c01 = out[o0 + j + 1];
+      let c02 = out[o0 + j + 2];
+      let c03 = out[o0 + j + 3];
+      let c10 = out[o1 + j];
+      let c11 = out[o1 + j + 1];
+      let c12 = out[o1 + j + 2];
+      let c13 = out[o1 + j + 3];
+      let c20 = out[o2 + j];
+      let c21 = out[o2 + j + 1];
+      let c22 = out[o2 + j + 2];
+      let c23 = out[o2 + j + 3];
+      let c30 = out[o3 + j];
+      let c31 = out[o3 + j + 1];
+      let c32 = out[o3 + j + 2];
+      let c33 = out[o3 + j + 3];
+      for (let q = 0; q < k; q++) {
+        const r = s + q * n + j;
+        const b0 = src[r];
+        const b1 = src[r + 1];
+        const b2 = src[r + 2];
+        const b3 = src[r + 3];
+        const x0 = a[a0 + q];
+        const x1 = a[a1 + q];
+        const x2 = a[a2 + q];
+        const x3 = a[a3 + q];
+        c00 += x0 * b0;
+        c01 += x0 * b1;
+        c02 += x0 * b2;
+        c03 += x0 * b3;
+        c10 += x1 * b0;
+        c11 += x1 * b1;
+        c12 += x1 * b2;
+        c13 += x1 * b3;
+        c20 += x2 * b0;
+        c21 += x2 * b1;
+        c22 += x2 * b2;
+        c23 += x2 * b3;
+        c30 += x3 * b0;
+        c31 += x3 * b1;
+        c32 += x3 * b2;
+        c33 += x3 * b3;
+      }
+      out[o0 + j] = c00;
+      out[o0 + j + 1] = c01;
+      out[o0 + j + 2] = c02;
+      out[o0 + j + 3] = c03;
+      out[o1 + j] = c10;
+      out[o1 + j + 1] = c11;
+      out[o1 + j + 2] = c12;
+      out[o1 + j + 3] = c13;
+      out[o2 + j] = c20;
+      out[o2 + j + 1] = c21;
+      out[o2 + j + 2] = c22;
+      out[o2 + j + 3] = c23;
+      out[o3 + j] = c30;
+      out[o3 + j + 1] = c31;
+      out[o3 + j + 2] = c32;
+      out[o3 + j + 3] = c33;
+    }
+    for (; j < n; j++) {
+      let c0 = out[o0 + j];
+      let c1 = out[o1 + j];
+      let c2 = out[o2 + j];
+      let c3 = out[o3 + j];
+      for (let q = 0; q < k; q++) {
+        const b = src[s + q * n + j];
+        c0 += a[a0 + q] * b;
+        c1 += a[a1 + q] * b;
+        c2 += a[a2 + q] * b;
+        c3 += a[a3 + q] * b;
+      }
+      out[o0 + j] = c0;
+      out[o1 + j] = c1;
+      out[o2 + j] = c2;
+      out[o3 + j] = c3;
+    }
+  }
+  for (; i < m; i++) {
+    const ai = ao + i * lda;
+    const oi = o + i * n;
+    let j = 0;
+    for (; j + 3 < n; j += 4) {
+      let c0 = out[oi + j];
+      let c1 = out[oi + j + 1];
+      let c2 = out[oi + j + 2];
+      let c3 = out[oi + j + 3];
+      for (let q = 0; q < k; q++) {
+        const r = s + q * n + j;
+        const x = a[ai + q];
+        c0 += x * src[r];
+        c1 += x * src[r + 1];
+        c2 += x * src[r + 2];
+        c3 += x * src[r + 3];
+      }
+      out[oi + j] = c0;
+      out[oi + j + 1] = c1;
+      out[oi + j + 2] = c2;
+      out[oi + j + 3] = c3;
+    }
+    for (; j < n; j++) {
+      let c = out[oi + j];
+      for (let q = 0; q < k; q++) c += a[ai + q] * src[s + q * n + j];
+      out[oi + j] = c;
+    }
+  }
+}

@@ -1,0 +1,16 @@
+import { gemmNnAccumulate } from './gemm-nn-accumulate.js';
+
+/**
+ * out = Lᵀ·src for a row-major lower-triangular M×M L and M rows of length n (row-major), in blocks of four
+ * rows of out by the register-tiled {@link gemmNnAccumulate}: block rows a0… take Σ_{b ≥ a0} Lᵀ[a, b]·src[b, :]
+ * with Lᵀ written into `transposed` (M×M scratch; the zeros of its lower part make the terms b < a vanish).
+ * Every entry's terms are added in the order b = a0, a0 + 1, …; no allocation.
+ */
+export function lowerTransposedTimesTiled(out: Float64Array, src: Float64Array, l: Float64Array, M: number, n: number, transposed: Float64Array): void {
+  for (let a = 0; a < M; a++) {
+    for (let b = 0; b < a; b++) transposed[a * M + b] = 0;
+    for (let b = a; b < M; b++) transposed[a * M + b] = l[b * M + a];
+  }
+  out.fill(0, 0, M * n);
+  for (let a0 = 0; a0 < M; a0 += 4) gemmNnAccumulate(out, a0 * n, transposed, a0 * M + a0, M, src, a0 * n, Math.min(4, M - a0), M - a0, n);
+}

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { gemmNnAccumulate } from '../../src/linalg/gemm-nn-accumulate.js';
+import { gemmNt } from '../../src/linalg/gemm-nt.js';
+import { lowerTransposedTimesTiled } from '../../src/linalg/lower-transposed-times-tiled.js';
+import { solveLowerRows } from '../../src/linalg/solve-lower-rows.js';
+import { solveLowerTransposedTiled } from '../../src/linalg/solve-lower-transposed-tiled.js';
+import { Rng } from '../../src/rng/rng.js';
+import { expectClose } from '../helpers/close.js';
+
+const bits = (a: Float64Array) => Array.from(new Uint32Array(a.slice().buffer));
+
+function random(length: number, seed: number): Float64Array {
+  const rng = Rng.fromSeed(seed);
+  return Float64Array.from({ length }, () => rng.normal());
+}
+
+/** A well-conditioned lower-triangular M×M matrix (zeros above the diagonal, diagonal ≥ 1). */
+function lower(M: number, seed: number): Float64Array {
+  const l = random(M * M, seed);
+  for (let a = 0; a < M; a++) {
+    for (let b = a + 1; b < M; b++) l[a * M + b] = 0;
+    for (let b = 0; b < a; b++) l[a * M + b] *= 0.3;
+    l[a * M + a] = 1 + Math.abs(l[a * M + a]);
+  }
+  return l;
+}
+
+const shapes: [number, number, number][] = [[1, 1, 1], [3, 5, 2], [4, 4, 4], [5, 7, 9], [8, 3, 13], [9, 12, 11], [13, 17, 6]];
+
+describe('register-tiled kernels (the sparse GP\'s O(BM²) passes)', () => {
+  for (const [m, k, n] of shapes) {
+    it(`${m}×${k} · ${k}×${n}: gemmNnAccumulate adds A·S at offsets, bit for bit the plain loop in order of k`, () => {
+      const lda = k + 2;
+      const a = random(3 + m * lda, 1);
+      const src = random((k + 1) * n, 2);
+      const start = random(n + m * n, 3);
+      const out = start.slice();
+      gemmNnAccumulate(out, n, a, 3, lda, src, n, m, k, n);
+      const naive = start.slice();
+      for (let i = 0; i < m; i++) {
+        for (let j = 0; j < n; j++) {
+          let c = naive[n + i * n + j];
+          for (let q = 0; q < k; q++) c += a[3 + i * lda + q] * src[n + q * n + j];
+          naive[n + i * n + j] = c;
+        }
+      }
+      expect(bits(out)).toEqual(bits(naive));
+      expectClose(out, naive, { rel: 1e-12, abs: 1e-12 }, 'A·S');
+    });
+
+    it(`${m}×${n} · (${k}×${n})ᵀ: gemmNt is X·Yᵀ, full or lower only, bit for bit the plain dot products`, () => {
+      const x = random(m * n, 4);
+      const y = random(k * n, 5);
+      const ldo = k + 1;
+      for (const isLower of [false, true]) {
+        const out = new Float64Array(m * ldo).fill(7);
+        gemmNt(out, ldo, x, y, m, k, n, isLower);
+        for (let i = 0; i < m; i++) {
+          for (let j = 0; j < ldo; j++) {
+            if (j >= k || (isLower && j > i)) {
+              expect(out[i * ldo + j]).toBe(7);
+              continue;
+            }
+            let s = 0;
+            for (let q = 0; q < n; q++) s += x[i * n + q] * y[j * n + q];
+            expect(out[i * ldo + j]).toBe(s);
+          }
+        }
+      }
+    });
+  }
+
+  for (const M of [1, 3, 4, 6, 9, 13]) {
+    const n = 7;
+    it(`M = ${M}: solveLowerRows and solveLowerTransposedTiled solve L·X = B and Lᵀ·X = B, lowerTransposedTimesTiled is Lᵀ·src, to 1e-12 of the plain loops`, () => {
+      const l = lower(M, 6);
+      const rhs = random(M * n, 7);
+      const x = rhs.slice();
+      solveLowerRows(l, M, x, n, new Float64Array(M * M));
+      const back = new Float64Array(M * n);
+      for (let a = 0; a < M; a++) for (let j = 0; j < n; j++) for (let b = 0; b <= a; b++) back[a * n + j] += l[a * M + b] * x[b * n + j];
+      expectClose(back, rhs, { rel: 1e-12, abs: 1e-12 }, 'L·X');
+      const y = rhs.slice();
+      solveLowerTransposedTiled(l, M, y, n, new Float64Array(M * M));
+      const backT = new Float64Array(M * n);
+      for (let a = 0; a < M; a++) for (let j = 0; j < n; j++) for (let b = a; b < M; b++) backT[a * n + j] += l[b * M + a] * y[b * n + j];
+      expectClose(backT, rhs, { rel: 1e-12, abs: 1e-12 }, 'Lᵀ·X');
+      const src = random(M * n, 8);
+      const out = random(M * n, 9);
+      lowerTransposedTimesTiled(out, src, l, M, n, new Float64Array(M * M));
+      const naive = Array.from({ length: M * n }, (_, e) => {
+        const a = Math.floor(e / n);
+        let s = 0;
+        for (let b = a; b < M; b++) s += l[b * M + a] * src[b * n + (e % n)];
+        return s;
+      });
+      expectClose(out, naive, { rel: 1e-12, abs: 1e-12 }, 'Lᵀ·src');
+    });
+  }
+});
