@@ -57,7 +57,7 @@ describe('BanditHttpService: the decide service\'s HTTP edge', () => {
     expect([health.status, await health.json()]).toEqual([200, { status: 'ok', instance: 'local', policyRewards: 0, policyVersion: 7 }]);
     const decided = await post('/decide', '{"context": [1, 0.5]}');
     expect(decided.status).toBe(200);
-    expect(decided.json).toMatchObject({ decisionId: 't1-1', propensityMethod: 'monte-carlo', context: [1, 0.5], policyVersion: 7 });
+    expect(decided.json).toMatchObject({ decisionId: 't1-1', propensityMethod: 'quadrature', context: [1, 0.5], policyVersion: 7 });
     expect(decided.json.arm).toBeTypeOf('number');
     const rewarded = await post('/reward', '{"decisionId": "t1-1", "reward": true}');
     expect([rewarded.status, rewarded.json]).toEqual([202, { decisionId: 't1-1', reward: 1 }]);
