@@ -1,4 +1,4 @@
-import { Consumer, type ConsumerOptions, type GroupAssignment } from '@platformatic/kafka';
+import { Consumer, type ConsumerOptions, type GroupAssignment, kGetApi, kGetConnection, type offsetCommitV8 } from '@platformatic/kafka';
 import type { ConsumerPort, PortBatch, PortEachBatchPayload, PortHeaders, PortMessage } from './kafka-port.js';
 import { platformaticFailure } from './platformatic-failure.js';
 
@@ -7,6 +7,9 @@ type Client = Consumer<Buffer, Buffer, Buffer, Buffer>;
 type FetchRequestTopic = Parameters<Client['fetch']>[0]['topics'][number];
 type FetchResponse = Awaited<ReturnType<Client['fetch']>>;
 type JoinListener = (event: { payload: { memberAssignment: { [topic: string]: number[] } } }) => void;
+type OffsetCommitRequestTopic = offsetCommitV8.OffsetCommitRequestTopic;
+type OffsetCommitResponse = offsetCommitV8.OffsetCommitResponse;
+type OffsetCommitArguments = [groupId: string, generationId: number, memberId: string | null, groupInstanceId: string | null, topics: OffsetCommitRequestTopic[]];
 type CrashListener = (event: { payload: { error: Error; restart: boolean } }) => void;
 
 /** A control batch (transaction marker): counts for offsets, carries no records. */
@@ -26,11 +29,15 @@ const RESTART_MS = 300;
  * of one partition at a time, the next fetch starting after the last resolved offset (the next
  * round is fetched while a round's batches are handled, from where they end, and dropped for a
  * partition that did not get there: paused, sought, not fully resolved). A batch is
- * stale once its partition is sought or the group generation changed. A failing batch (or fetch)
+ * stale once its partition is sought or the client rejoined the group. A failing batch (or fetch)
  * is reported as `consumer.crash`, restarting from the committed offsets when the error (or its
- * cause) is retriable, as kafkajs does; else the loop ends. A batch that fails after the group
- * rebalanced under it (the client rejoins on its heartbeat timer, kafkajs between batches) is
- * superseded, not a crash: the new assignment starts from the committed offsets.
+ * cause) is retriable, as kafkajs does; else the loop ends.
+ * Rebalances as kafkajs has them: the client rejoins on its own heartbeat timer, kafkajs between
+ * batches, so a join makes the batch in flight stale (a failure of it is superseded, not a crash)
+ * and its new assignment is announced (`consumer.group_join`) and fetched only once that batch has
+ * returned. Until then commits carry the generation and member of the announced assignment, so
+ * the broker refuses them once the group moved on: a commit is never retried under a newer
+ * generation, for a partition this member may no longer own.
  */
 export class PlatformaticConsumer implements ConsumerPort {
   private readonly client: Client;
@@ -40,7 +47,12 @@ export class PlatformaticConsumer implements ConsumerPort {
   private topics: string[] = [];
   private fromBeginning = false;
   private assignment: GroupAssignment[] = [];
-  private generation = 0;
+  /** The group generation and member id of `assignment`, as the broker numbers them. */
+  private member = { generationId: -1, memberId: '' };
+  /** A join the fetch loop has not announced yet. */
+  private pending: { assignment: GroupAssignment[]; generationId: number; memberId: string } | undefined;
+  /** Joins of the client so far: a batch fetched before the latest is stale. */
+  private joins = 0;
   private needsPositions = true;
   private readonly positions = new Map<string, bigint>();
   private readonly sought = new Map<string, bigint>();
@@ -51,13 +63,9 @@ export class PlatformaticConsumer implements ConsumerPort {
   constructor(options: ConsumerOptions<Buffer, Buffer, Buffer, Buffer>, maxBytesPerPartition: number) {
     this.client = new Consumer(options);
     this.maxBytesPerPartition = maxBytesPerPartition;
-    this.client.on('consumer:group:join', ({ assignments }) => {
-      this.assignment = assignments ?? [];
-      this.generation++;
-      this.needsPositions = true;
-      const memberAssignment: { [topic: string]: number[] } = {};
-      for (const { topic, partitions } of this.assignment) memberAssignment[topic] = [...partitions];
-      for (const listener of this.joinListeners) listener({ payload: { memberAssignment } });
+    this.client.on('consumer:group:join', ({ assignments, generationId, memberId }) => {
+      this.pending = { assignment: assignments ?? [], generationId: generationId ?? -1, memberId };
+      this.joins++;
     });
   }
 
@@ -101,8 +109,36 @@ export class PlatformaticConsumer implements ConsumerPort {
     for (const key of this.keysOf(targets)) this.paused.delete(key);
   }
 
+  /** Commits with the announced assignment's generation: refused by the broker once the group moved on, and not retried then (the client's `commit` rejoins and retries under the new generation). */
   async commitOffsets(offsets: { topic: string; partition: number; offset: string }[]): Promise<void> {
-    await this.client.commit({ offsets: offsets.map(({ topic, partition, offset }) => ({ topic, partition, offset: BigInt(offset), leaderEpoch: -1 })) });
+    const { generationId, memberId } = this.member;
+    const topics = new Map<string, OffsetCommitRequestTopic>();
+    for (const { topic, partition, offset } of offsets) {
+      const entry = topics.get(topic) ?? { name: topic, partitions: [] };
+      entry.partitions.push({ partitionIndex: partition, committedOffset: BigInt(offset), committedLeaderEpoch: -1, committedMetadata: null });
+      topics.set(topic, entry);
+    }
+    const coordinator = await this.client.findGroupCoordinator();
+    const metadata = await this.client.metadata({ topics: [] });
+    const broker = metadata.brokers.get(coordinator);
+    if (broker === undefined) throw new Error(`the group coordinator ${coordinator} is not among the brokers`);
+    const response = await new Promise<OffsetCommitResponse>((resolve, reject) => {
+      this.client[kGetConnection](broker, (error, connection) => {
+        if (connection === undefined) return reject(platformaticFailure(error));
+        this.client[kGetApi]<OffsetCommitArguments, OffsetCommitResponse>('OffsetCommit', (apiError, api) => {
+          if (api === undefined) return reject(platformaticFailure(apiError));
+          api(connection, this.client.groupId, generationId, memberId, null, [...topics.values()], (commitError, result) => {
+            if (commitError !== null && commitError !== undefined) reject(platformaticFailure(commitError));
+            else resolve(result as OffsetCommitResponse);
+          });
+        });
+      });
+    });
+    for (const topic of response.topics) {
+      for (const { partitionIndex, errorCode } of topic.partitions) {
+        if (errorCode !== 0) throw new Error(`committing ${topic.name} partition ${partitionIndex} failed with Kafka error ${errorCode}`);
+      }
+    }
   }
 
   on(event: 'consumer.group_join', listener: JoinListener): () => void;
@@ -121,6 +157,10 @@ export class PlatformaticConsumer implements ConsumerPort {
     let next: Promise<Fetched> | undefined;
     while (this.running) {
       try {
+        if (this.pending !== undefined) {
+          next = undefined;
+          this.announce(this.pending);
+        }
         if (this.needsPositions) {
           next = undefined;
           await this.loadPositions();
@@ -154,9 +194,20 @@ export class PlatformaticConsumer implements ConsumerPort {
     }
   }
 
+  /** Makes a join's assignment current, between batches (as kafkajs rejoins), and tells the `consumer.group_join` listeners. */
+  private announce(join: { assignment: GroupAssignment[]; generationId: number; memberId: string }): void {
+    this.pending = undefined;
+    this.assignment = join.assignment;
+    this.member = { generationId: join.generationId, memberId: join.memberId };
+    this.needsPositions = true;
+    const memberAssignment: { [topic: string]: number[] } = {};
+    for (const { topic, partitions } of this.assignment) memberAssignment[topic] = [...partitions];
+    for (const listener of this.joinListeners) listener({ payload: { memberAssignment } });
+  }
+
   /** One Fetch per leader for the assigned, unpaused partitions, from their positions (or `ahead`). */
   private async fetch(ahead: Map<string, bigint>): Promise<Fetched> {
-    const generation = this.generation;
+    const generation = this.joins;
     const metadata = await this.client.metadata({ topics: this.topics });
     const requests = new Map<number, FetchRequestTopic[]>();
     const topicNames = new Map<string, string>();
@@ -205,7 +256,7 @@ export class PlatformaticConsumer implements ConsumerPort {
         const { partitionIndex: partition } = partitionResponse;
         const key = keyOf(topic, partition);
         const fetchOffset = requested.get(key) as bigint;
-        const stale = (): boolean => generation !== this.generation || this.sought.has(key);
+        const stale = (): boolean => generation !== this.joins || this.sought.has(key);
         if (!this.running || stale() || this.paused.has(key) || this.positions.get(key) !== fetchOffset) continue;
         if (partitionResponse.errorCode === OFFSET_OUT_OF_RANGE) {
           this.positions.set(key, (await this.listOffsets(this.fromBeginning)).get(topic)?.[partition] ?? 0n);
@@ -250,9 +301,8 @@ export class PlatformaticConsumer implements ConsumerPort {
         try {
           await config.eachBatch(payload);
         } catch (error) {
-          // The group rebalanced while the batch was handled (this client rejoins on its own
-          // timer, kafkajs only between batches): the batch is superseded, not a crash.
-          if (generation === this.generation) throw error;
+          // The client rejoined the group while the batch was handled: superseded, not a crash.
+          if (generation === this.joins) throw error;
         }
         if (config.eachBatchAutoResolve ?? true) resolve(lastOffset);
         if ((config.autoCommit ?? true) && !stale()) await this.commitOffsets([{ topic, partition, offset: String(this.positions.get(key)) }]);

@@ -7,15 +7,21 @@ import type { OnlineModel } from '../../src/core/online-model.js';
 import { getFamily } from '../../src/registry.js';
 import { Rng } from '../../src/rng/rng.js';
 import { createKafkaPort } from '../../connectors/kafka/create-kafka-port.js';
+import type { KafkaConnection } from '../../connectors/kafka/kafka-connection.js';
 import type { AdminPort, KafkaPort } from '../../connectors/kafka/kafka-port.js';
 import type { KafkaSnapshotStore } from '../../connectors/kafka/kafka-snapshot-store.js';
 import type { LearnerEvent } from '../../connectors/kafka/learner-event.js';
 import { snapshotKey } from '../../connectors/kafka/snapshot-key.js';
 import { repoRoot } from '../helpers/reference.js';
 
-/** A port of the default client (kafkajs) on the suite's broker. */
+/** The Kafka client the suite runs on: `VBSTREAM_TEST_KAFKA_CLIENT` (`kafkajs` or `platformatic`), else the default. */
+export function testKafkaClient(): KafkaConnection['client'] {
+  return process.env.VBSTREAM_TEST_KAFKA_CLIENT as KafkaConnection['client'];
+}
+
+/** A port of the suite's client ({@link testKafkaClient}) on the suite's broker. */
 export function brokerPort(): KafkaPort {
-  return createKafkaPort({ brokers: [inject('kafkaBootstrap')], clientId: 'vbstream-test', logLevel: 'nothing' });
+  return createKafkaPort({ brokers: [inject('kafkaBootstrap')], clientId: 'vbstream-test', logLevel: 'nothing', client: testKafkaClient() });
 }
 
 /** A port on the suite's broker and its admin client for a describe block: the admin connects before the block's tests and disconnects after them. */
@@ -122,7 +128,9 @@ export class ServiceProcess<E extends { readonly type: string } = LearnerEvent> 
 
   constructor(args: readonly string[], command?: string, script?: string) {
     const entry = script !== undefined ? [script] : command === undefined ? ['dist/connectors/kafka/learner-main.js'] : ['dist/cli/vbstream.js', command];
-    this.child = spawn(process.execPath, [join(repoRoot, entry[0]), ...entry.slice(1), '--brokers', inject('kafkaBootstrap'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const client = testKafkaClient();
+    const clientArgs = client === undefined || script !== undefined ? [] : ['--kafka-client', client]; // a script reads the variable itself
+    this.child = spawn(process.execPath, [join(repoRoot, entry[0]), ...entry.slice(1), '--brokers', inject('kafkaBootstrap'), ...clientArgs, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let buffered = '';
     this.child.stdout?.on('data', (chunk: Buffer) => {
       buffered += chunk.toString('utf8');

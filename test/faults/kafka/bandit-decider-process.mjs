@@ -9,7 +9,7 @@ import { createKafkaPort } from '../../../dist/connectors/kafka/create-kafka-por
 const { values } = parseArgs({ options: { brokers: { type: 'string' }, decisions: { type: 'string' }, 'policy-topic': { type: 'string' }, model: { type: 'string' }, 'kill-after': { type: 'string' } } });
 const killAfter = Number(values['kill-after'] ?? Infinity);
 let logged = 0;
-const port = createKafkaPort({ brokers: [values.brokers], clientId: 'vbstream-test-decider', logLevel: 'nothing' });
+const port = createKafkaPort({ brokers: [values.brokers], clientId: 'vbstream-test-decider', logLevel: 'nothing', client: process.env.VBSTREAM_TEST_KAFKA_CLIENT });
 const decider = await BanditDecider.start(port, { decisionsTopic: values.decisions, policyTopic: values['policy-topic'], model: values.model });
 await decider.loaded();
 let i = 0;
