@@ -121,16 +121,17 @@ export class PartitionedLearner {
   constructor(private readonly port: KafkaPort, private readonly store: SnapshotStore, readonly options: PartitionedLearnerOptions) {
     this.family = getFamily(options.family);
     const schema = { ...options.schema, task: this.family.task };
-    this.decoder = (options.decoder ?? ((s) => new RecordDecoder(s)))(schema);
+    this.decoder = (options.decoder ?? ((s) => new RecordDecoder(s)))(schema); // checks the schema even when the workers decode
     this.workerDecoder = (options.worker ?? true) && options.decoder === undefined ? { kind: 'kafka-json', config: schema, weighted: schema.weight !== undefined } : undefined;
     this.snapshotEvery = optionChecks.positiveInteger('snapshotEvery', options.snapshotEvery, 10_000);
     if (options.snapshotEveryMs !== undefined) optionChecks.positive('snapshotEveryMs', options.snapshotEveryMs, Number.NaN);
     this.chunkSize = optionChecks.positiveInteger('chunkSize', options.chunkSize, 1_000);
     this.queueCapacity = optionChecks.positiveInteger('queueCapacity', options.queueCapacity, 20_000);
     this.writeTimeoutMs = optionChecks.positive('writeTimeoutMs', options.writeTimeoutMs, 60_000);
-    this.x = new Float64Array(this.chunkSize * options.schema.dim);
-    this.y = new Float64Array(this.chunkSize);
-    this.w = new Float64Array(this.chunkSize);
+    const scratch = this.workerDecoder === undefined ? this.chunkSize : 0; // decoding here needs it
+    this.x = new Float64Array(scratch * options.schema.dim);
+    this.y = new Float64Array(scratch);
+    this.w = new Float64Array(scratch);
     this.family.create(options.schema.dim, options.familyOptions); // fails fast on bad options
     options.readiness?.require('model-restored');
     options.readiness?.require('source-consuming');

@@ -84,6 +84,21 @@ describe('decoding Kafka values in the partition model worker', () => {
     expectSameState(await worker.snapshot(), local.snapshot());
   });
 
+  it('weighted records (a weight field) learn as decoding in this thread does, bad weights refused', async () => {
+    const weighted = { dim: D, task: 'regression' as const, weight: 'w' };
+    const values = Array.from({ length: 30 }, (_, i) => JSON.stringify({ x: [1, i / 10, Math.sin(i)], y: Math.cos(i), ...(i % 4 === 0 ? {} : { w: i === 7 ? -1 : (i % 5) / 2 }) }));
+    const all = values.map((value, i) => message(i, value));
+    const worker = await WorkerLearner.create('vb-linear', D, undefined, { entry: ENTRY });
+    open.push(worker);
+    const bad: BadRecord[] = [];
+    await lastValueFrom(from([encodeChunk(all, 0, all.length, null, { topic: 't', partition: 0, decoder: { kind: 'kafka-json', config: weighted, weighted: true } }).chunk]).pipe(learn(worker, { badRecords: { next: (b) => bad.push(b) } })));
+    const local = getFamily('vb-linear').create(D);
+    const { chunk } = decodeChunk(all, 0, all.length, null, { topic: 't', partition: 0, dim: D, decoder: new RecordDecoder(weighted), x: new Float64Array(all.length * D), y: new Float64Array(all.length), weights: new Float64Array(all.length), bad: () => undefined });
+    local.update(chunk.batch);
+    expect(bad.map((b) => [(b.record as PortMessage).offset, b.code])).toEqual([['7', 'bad-shape']]);
+    expectSameState(await worker.snapshot(), local.snapshot());
+  });
+
   it('a chunk of refused records only leaves the model untouched and still moves the positions', async () => {
     const worker = await WorkerLearner.create('vb-logit-online', D, undefined, { entry: ENTRY });
     open.push(worker);
