@@ -15,8 +15,9 @@ import { formatCount } from './measure.js';
  * with a plain consume loop (resolve only, no decoding), then consume and learn them with one
  * PartitionedLearner (one process, one model per partition in worker threads, snapshots every
  * 50,000 records per partition and at each partition's end), sampling the event-loop delay and the
- * main thread's busy time (event-loop utilisation; JSON values are decoded in the workers) while
- * learning. Prints each client's figures, consumer lag over time, and the ratios between clients.
+ * main thread's busy time (event-loop utilisation; JSON values are decoded in the workers) and the
+ * backpressure pauses while learning. Prints each client's figures, consumer lag over time, and
+ * the ratios between clients.
  * `@confluentinc/kafka-javascript` is measured only when it is installed (its native librdkafka
  * binary downloads from GitHub at install time); otherwise the run says it was skipped and why.
  */
@@ -136,6 +137,7 @@ async function benchClient(bootstrap: string, client: NonNullable<KafkaConnectio
   }, 250);
   await learner.start((error) => { throw error; });
   await allDone;
+  const pauses = [...learner.partitions().values()].reduce((sum, partition) => sum + partition.pauses, 0);
   clearInterval(sampler);
   delay.disable();
   await learner.stop();
@@ -151,7 +153,7 @@ async function benchClient(bootstrap: string, client: NonNullable<KafkaConnectio
   process.stdout.write(`  consumer lag (records behind, every 250 ms): ${lagSeries.join(' ')}\n`);
   process.stdout.write(`  event-loop delay while learning: p50 ${(delay.percentile(50) / 1e6).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${(delay.max / 1e6).toFixed(1)} ms\n`);
   const mainBusyMs = eluLearning!.active;
-  process.stdout.write(`  main thread while learning: busy ${mainBusyMs.toFixed(0)} ms (${((mainBusyMs * 1000) / N).toFixed(2)} µs per record), event-loop utilisation ${(eluLearning!.utilization * 100).toFixed(0)}%\n`);
+  process.stdout.write(`  main thread while learning: busy ${mainBusyMs.toFixed(0)} ms (${((mainBusyMs * 1000) / N).toFixed(2)} µs per record), event-loop utilisation ${(eluLearning!.utilization * 100).toFixed(0)}%; backpressure paused a partition ${pauses} times\n`);
   return { produce: produced, consume: consumed, learn: learned, p99, mainBusyMs };
 }
 
