@@ -1,4 +1,4 @@
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance, type EventLoopUtilization } from 'node:perf_hooks';
 import { Rng } from '../src/rng/rng.js';
 import { families } from '../src/registry.js';
 import { createKafkaPort } from '../connectors/kafka/create-kafka-port.js';
@@ -14,8 +14,10 @@ import { formatCount } from './measure.js';
  * one run: produce N JSON records (p = 10) to a 4-partition topic (acks = all), read them back
  * with a plain consume loop (resolve only, no decoding), then consume and learn them with one
  * PartitionedLearner (one process, one model per partition in worker threads, snapshots every
- * 50,000 records per partition and at each partition's end), sampling the event-loop delay while
- * learning. Prints each client's figures, consumer lag over time, and the ratios between clients.
+ * 50,000 records per partition and at each partition's end), sampling the event-loop delay and the
+ * main thread's busy time (event-loop utilisation; JSON values are decoded in the workers) and the
+ * backpressure pauses while learning. Prints each client's figures, consumer lag over time, and
+ * the ratios between clients.
  * `@confluentinc/kafka-javascript` is measured only when it is installed (its native librdkafka
  * binary downloads from GitHub at install time); otherwise the run says it was skipped and why.
  */
@@ -29,6 +31,7 @@ interface ClientFigures {
   readonly consume: number;
   readonly learn: number;
   readonly p99: number;
+  readonly mainBusyMs: number;
 }
 
 function recordValues(task: string, seed: number): string[] {
@@ -101,15 +104,24 @@ async function benchClient(bootstrap: string, client: NonNullable<KafkaConnectio
   const done = new Set<number>();
   let firstRestore = 0;
   let finished = 0;
+  let eluAtRestore: EventLoopUtilization | undefined;
+  let eluLearning: EventLoopUtilization | undefined;
   let resolveDone: () => void = () => undefined;
   const allDone = new Promise<void>((r) => { resolveDone = r; });
   const learner = new PartitionedLearner(port, store, {
     topic, groupId: `${topic}-group`, model: family, family, schema: { dim: D }, snapshotEvery: 50_000, chunkSize: 1000,
     onEvent: (event) => {
-      if (event.type === 'restored' && firstRestore === 0) firstRestore = performance.now();
+      if (event.type === 'restored' && firstRestore === 0) {
+        firstRestore = performance.now();
+        eluAtRestore = performance.eventLoopUtilization();
+      }
       if (event.type === 'committed' && event.nextOffset === N / PARTITIONS) {
         done.add(event.partition);
-        if (done.size === PARTITIONS) { finished = performance.now(); resolveDone(); }
+        if (done.size === PARTITIONS) {
+          finished = performance.now();
+          eluLearning = performance.eventLoopUtilization(performance.eventLoopUtilization(), eluAtRestore);
+          resolveDone();
+        }
       }
     },
   });
@@ -125,6 +137,7 @@ async function benchClient(bootstrap: string, client: NonNullable<KafkaConnectio
   }, 250);
   await learner.start((error) => { throw error; });
   await allDone;
+  const pauses = [...learner.partitions().values()].reduce((sum, partition) => sum + partition.pauses, 0);
   clearInterval(sampler);
   delay.disable();
   await learner.stop();
@@ -139,7 +152,9 @@ async function benchClient(bootstrap: string, client: NonNullable<KafkaConnectio
   process.stdout.write(`  consume + decode + learn + snapshots:          ${formatCount(learned)} records/s (${(learnMs / 1000).toFixed(2)} s from the first assignment to the last commit; group join ${((firstRestore - startedAt) / 1000).toFixed(2)} s before); ${(learned / consumed).toFixed(2)}× the plain loop\n`);
   process.stdout.write(`  consumer lag (records behind, every 250 ms): ${lagSeries.join(' ')}\n`);
   process.stdout.write(`  event-loop delay while learning: p50 ${(delay.percentile(50) / 1e6).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${(delay.max / 1e6).toFixed(1)} ms\n`);
-  return { produce: produced, consume: consumed, learn: learned, p99 };
+  const mainBusyMs = eluLearning!.active;
+  process.stdout.write(`  main thread while learning: busy ${mainBusyMs.toFixed(0)} ms (${((mainBusyMs * 1000) / N).toFixed(2)} µs per record), event-loop utilisation ${(eluLearning!.utilization * 100).toFixed(0)}%; backpressure paused a partition ${pauses} times\n`);
+  return { produce: produced, consume: consumed, learn: learned, p99, mainBusyMs };
 }
 
 /** Says whether @confluentinc/kafka-javascript can be loaded here, and why not. */

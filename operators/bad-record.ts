@@ -7,6 +7,8 @@ export interface BadRecord {
   readonly record: unknown;
   readonly reason: string;
   readonly error: unknown;
+  /** A decoder's machine-readable reason (e.g. a Kafka dead-letter reason) when a decoder refused the record. */
+  readonly code?: string;
 }
 
 /** Anything that takes bad records: an RxJS `Subject`, an `Observer`, or a plain `{ next }`. */

@@ -1,9 +1,12 @@
 import { concatMap, defer, from, map, of, type Observable, type OperatorFunction } from 'rxjs';
 import type { Batch } from '../src/core/batch.js';
 import type { OnlineModel } from '../src/core/online-model.js';
+import { ConfigError } from '../src/core/config-error.js';
+import { InputError } from '../src/core/input-error.js';
 import { ShapeError } from '../src/core/shape-error.js';
 import type { BackpressureValve } from './backpressure-valve.js';
 import type { BadRecordSink } from './bad-record.js';
+import type { EncodedChunk } from './encoded-chunk.js';
 import { InProcessLearner } from './in-process-learner.js';
 import type { LabelledRecord } from './labelled-record.js';
 import type { LearnOutcome } from './learn-outcome.js';
@@ -23,8 +26,8 @@ export interface LearnOptions {
   readonly valve?: BackpressureValve;
 }
 
-/** What `learn` accepts: a record, an array of records (a minibatch), or a pre-packed chunk. */
-export type LearnInput = LabelledRecord | readonly LabelledRecord[] | RecordChunk;
+/** What `learn` accepts: a record, an array of records (a minibatch), a pre-packed chunk, or an encoded chunk (for a learner that decodes). */
+export type LearnInput = LabelledRecord | readonly LabelledRecord[] | RecordChunk | EncodedChunk;
 
 function isLearner(model: OnlineModel | Learner): model is Learner {
   return typeof (model as Learner).learn === 'function';
@@ -32,6 +35,10 @@ function isLearner(model: OnlineModel | Learner): model is Learner {
 
 function isChunk(item: LearnInput): item is RecordChunk {
   return (item as RecordChunk).kind === 'chunk';
+}
+
+function isEncoded(item: LearnInput): item is EncodedChunk {
+  return (item as EncodedChunk).kind === 'encoded';
 }
 
 /** One learn call to make: the packed batch, its rows, and how to name record i to the bad-record sink. */
@@ -54,7 +61,7 @@ interface Work {
  * snapshot taken on a timer while a worker has more batches queued is never ahead of its positions.
  */
 export function learn(model: OnlineModel | Learner, options: LearnOptions = {}): OperatorFunction<LearnInput, UpdateEvent> {
-  const learner = isLearner(model) ? model : new InProcessLearner(model);
+  const learner: Learner = isLearner(model) ? model : new InProcessLearner(model);
   const { evaluate = false, badRecords, valve } = options;
   return (source) => defer(() => {
     const positions: { [source: string]: number } = {};
@@ -81,7 +88,7 @@ export function learn(model: OnlineModel | Learner, options: LearnOptions = {}):
       });
       return Promise.all([state, seen]).then(([snapshot, recordsSeen]) => ({ snapshot, positions: at, recordsSeen }));
     };
-    const prepare = (item: LearnInput, arrived: number): Work => {
+    const prepare = (item: Exclude<LearnInput, EncodedChunk>, arrived: number): Work => {
       if (isChunk(item)) {
         Object.assign(positions, item.positions);
         return { batch: item.batch.n > 0 ? item.batch : undefined, rows: item.rows, describe: (i) => item.describe(i), offered: item.consumed, rejectedBefore: item.consumed - item.batch.n, arrived };
@@ -100,48 +107,66 @@ export function learn(model: OnlineModel | Learner, options: LearnOptions = {}):
       const { batch, rows } = packRecords(good, learner.dim);
       return { batch, rows, describe: (i) => good[i], offered: offered.length, rejectedBefore: offered.length - good.length, arrived };
     };
+    /** The event of one learn call: refused records to the sink, the learned ones' labels, rows and scores. */
+    const finish = (outcome: LearnOutcome | undefined, labels: Float64Array, streamRows: Float64Array, work: Omit<Work, 'batch' | 'rows'>, covered: { readonly [source: string]: number }): UpdateEvent => {
+      valve?.leave(work.offered);
+      let learnedLabels: Float64Array = labels;
+      let learnedRows: Float64Array = streamRows;
+      let scores = outcome?.scores;
+      if (outcome !== undefined && outcome.rejected.length > 0) {
+        const refused = new Set<number>();
+        for (const { index, error } of outcome.rejected) {
+          refused.add(index);
+          badRecords?.next({ record: work.describe(index), reason: error.message, error });
+        }
+        const kept = Array.from({ length: labels.length }, (_, i) => i).filter((i) => !refused.has(i));
+        const pick = (a: Float64Array): Float64Array => Float64Array.from(kept, (i) => a[i]);
+        learnedLabels = pick(labels);
+        learnedRows = pick(streamRows);
+        if (scores !== undefined) scores = { kind: scores.kind, mean: pick(scores.mean), variance: pick(scores.variance), logLoss: pick(scores.logLoss) };
+      }
+      return {
+        family: learner.family, capture, labels: learnedLabels, rows: learnedRows, offered: work.offered,
+        rejected: work.rejectedBefore + (outcome?.rejected.length ?? 0), recordsSeen: learner.recordsSeen,
+        stats: outcome?.stats ?? { records: 0 }, durationMs: outcome?.durationMs ?? 0, latencyMs: performance.now() - work.arrived,
+        positions: covered, queueDepth: valve?.depth ?? 0, scores,
+      };
+    };
+    /** An encoded chunk: decoded and learned where the model lives; the records its decoder refused go to the sink first, with the decoder's reason as `code`. */
+    const learnEncoded = (item: EncodedChunk, arrived: number): Observable<UpdateEvent> => {
+      if (learner.learnEncoded === undefined) throw new ConfigError(`the ${learner.family} learner cannot decode encoded records (a worker learner with a decoding entry can)`, { field: 'learner', value: learner.family });
+      Object.assign(positions, item.positions);
+      const covered = { ...positions };
+      issued = covered;
+      const call = ++calls;
+      return from(learner.learnEncoded(item.values, item.decoder, evaluate).then((result) => {
+        answer(call, result.outcome?.recordsSeen ?? learner.recordsSeen);
+        for (const { index, row, reason, detail } of result.refused) {
+          badRecords?.next({ record: item.describe(index), reason: detail, code: reason, error: new InputError(detail, { row }) });
+        }
+        const describe = (index: number): unknown => item.describe(result.kept[index]);
+        return finish(result.outcome, result.labels, result.rows, { describe, offered: item.consumed, rejectedBefore: result.refused.length, arrived }, covered);
+      }));
+    };
     return source.pipe(
       map((item) => {
         const arrived = performance.now();
-        valve?.enter(isChunk(item) ? item.consumed : Array.isArray(item) ? item.length : 1);
+        valve?.enter(isChunk(item) || isEncoded(item) ? item.consumed : Array.isArray(item) ? item.length : 1);
         return { item, arrived };
       }),
       concatMap(({ item, arrived }): Observable<UpdateEvent> => {
+        if (isEncoded(item)) return learnEncoded(item, arrived);
         const work = prepare(item, arrived);
         const covered = { ...positions };
         // Copies: a worker learner transfers (detaches) the batch's buffers.
         const labels = work.batch === undefined ? new Float64Array(0) : work.batch.y.slice(0, work.batch.n);
         const streamRows = work.rows.slice();
-        const finish = (outcome: LearnOutcome | undefined): UpdateEvent => {
-          valve?.leave(work.offered);
-          let learnedLabels: Float64Array = labels;
-          let learnedRows: Float64Array = streamRows;
-          let scores = outcome?.scores;
-          if (outcome !== undefined && outcome.rejected.length > 0) {
-            const refused = new Set<number>();
-            for (const { index, error } of outcome.rejected) {
-              refused.add(index);
-              badRecords?.next({ record: work.describe(index), reason: error.message, error });
-            }
-            const kept = Array.from({ length: labels.length }, (_, i) => i).filter((i) => !refused.has(i));
-            const pick = (a: Float64Array): Float64Array => Float64Array.from(kept, (i) => a[i]);
-            learnedLabels = pick(labels);
-            learnedRows = pick(streamRows);
-            if (scores !== undefined) scores = { kind: scores.kind, mean: pick(scores.mean), variance: pick(scores.variance), logLoss: pick(scores.logLoss) };
-          }
-          return {
-            family: learner.family, capture, labels: learnedLabels, rows: learnedRows, offered: work.offered,
-            rejected: work.rejectedBefore + (outcome?.rejected.length ?? 0), recordsSeen: learner.recordsSeen,
-            stats: outcome?.stats ?? { records: 0 }, durationMs: outcome?.durationMs ?? 0, latencyMs: performance.now() - work.arrived,
-            positions: covered, queueDepth: valve?.depth ?? 0, scores,
-          };
-        };
         issued = covered;
-        if (work.batch === undefined) return of(finish(undefined));
+        if (work.batch === undefined) return of(finish(undefined, labels, streamRows, work, covered));
         const call = ++calls;
         const onOutcome = (outcome: LearnOutcome): UpdateEvent => {
           answer(call, outcome.recordsSeen);
-          return finish(outcome);
+          return finish(outcome, labels, streamRows, work, covered);
         };
         const result = learner.learn(work.batch, work.rows, evaluate);
         return result instanceof Promise ? from(result.then(onOutcome)) : of(onOutcome(result));

@@ -1,6 +1,7 @@
 import { Subject, tap, type Subscription } from 'rxjs';
 import { BackpressureValve, type Pausable } from '../../operators/backpressure-valve.js';
 import type { BadRecord } from '../../operators/bad-record.js';
+import type { EncodedChunk } from '../../operators/encoded-chunk.js';
 import type { Checkpoint } from '../../operators/checkpointer.js';
 import { checkpoints } from '../../operators/checkpoints.js';
 import { learn } from '../../operators/learn.js';
@@ -38,7 +39,7 @@ export interface PartitionRunParts {
 }
 
 /**
- * One assigned partition on the runtime: decoded chunks are fed to the same operators a file
+ * One assigned partition on the runtime: decoded (or, for a worker that decodes, encoded) chunks are fed to the same operators a file
  * pipeline uses — learn (through the partition's learner, behind its backpressure valve) →
  * snapshots (on request from the consumer, every `everyMs`, and at the end) → checkpoints (the
  * partition's {@link KafkaCheckpointer}: durable snapshot, then commit) — in a line.
@@ -62,7 +63,7 @@ export class PartitionRun {
   live = true;
   /** The pipeline's failure, once it failed. */
   failure: unknown;
-  private readonly feed = new Subject<RecordChunk>();
+  private readonly feed = new Subject<RecordChunk | EncodedChunk>();
   private idleWaiters: (() => void)[] = [];
   private readonly requests = new Subject<SnapshotReason>();
   private readonly done: Promise<void>;
@@ -103,8 +104,8 @@ export class PartitionRun {
     });
   }
 
-  /** Feeds a decoded chunk (queued behind the ones before it; the valve pauses the partition when full). */
-  push(chunk: RecordChunk): void {
+  /** Feeds a decoded chunk, or an encoded one for a learner that decodes (queued behind the ones before it; the valve pauses the partition when full). */
+  push(chunk: RecordChunk | EncodedChunk): void {
     this.sinceRequest += chunk.consumed;
     this.feed.next(chunk);
   }

@@ -11,9 +11,11 @@ import { optionChecks } from '../../src/core/option-checks.js';
 import type { RuntimeFamily } from '../../src/core/family.js';
 import { VbstreamError } from '../../src/core/vbstream-error.js';
 import { getFamily } from '../../src/registry.js';
+import type { DecoderSpec } from '../../operators/worker/worker-decoders.js';
 import { decodeChunk } from './decode-chunk.js';
 import type { DeadLetterReason } from './dead-letter-reason.js';
 import { DeadLetterSink, type DeadLetterSinkOptions } from './dead-letter-sink.js';
+import { encodeChunk } from './encode-chunk.js';
 import { ensureTopic } from './ensure-topic.js';
 import { KafkaCheckpointer } from './kafka-checkpointer.js';
 import type { KafkaPort, PortMessage, ProducerPort } from './kafka-port.js';
@@ -67,6 +69,9 @@ export interface PartitionedLearnerOptions {
   readonly onEvent?: (event: LearnerEvent) => void;
 }
 
+/** The worker entry that decodes JSON values where the partition's model lives. */
+const DECODING_WORKER = 'connectors/kafka/decoding-model-worker.js';
+
 /** How often owed commits (a durable snapshot whose offset the group refused during a rebalance) are retried, ms. */
 const COMMIT_RETRY_MS = 2_000;
 
@@ -78,8 +83,9 @@ const COMMIT_RETRY_MS = 2_000;
  *   stops the service with a `SnapshotError` before any offset moves) into a {@link PartitionRun}
  *   — learn → snapshots → checkpoint — with its model in a worker thread (default) or in this thread;
  *   revoked partitions are retired;
- * - the consume loop: each fetched batch is decoded in chunks (bad records to the dead-letter topic,
- *   with their reason), records below the restored offset skipped, the first batch after a restore
+ * - the consume loop: each fetched batch is cut into chunks — with workers and JSON values packed
+ *   undecoded and decoded by the partition's worker, otherwise decoded here — (bad records to the
+ *   dead-letter topic, with their reason), records below the restored offset skipped, the first batch after a restore
  *   sought to it; chunks are fed without waiting for the model, behind a per-partition
  *   backpressure valve on the consumer's pause/resume; every `snapshotEvery` records and when a
  *   partition reaches its end, a snapshot is asked for and awaited;
@@ -91,6 +97,8 @@ const COMMIT_RETRY_MS = 2_000;
 export class PartitionedLearner {
   private readonly family: RuntimeFamily;
   private readonly decoder: ValueDecoder;
+  /** The JSON decoder as the partitions' workers build it, when they decode (workers on, no custom decoder); undefined: this thread decodes. */
+  private readonly workerDecoder: DecoderSpec | undefined;
   private readonly snapshotEvery: number;
   private readonly chunkSize: number;
   private readonly queueCapacity: number;
@@ -112,15 +120,18 @@ export class PartitionedLearner {
 
   constructor(private readonly port: KafkaPort, private readonly store: SnapshotStore, readonly options: PartitionedLearnerOptions) {
     this.family = getFamily(options.family);
-    this.decoder = (options.decoder ?? ((schema) => new RecordDecoder(schema)))({ ...options.schema, task: this.family.task });
+    const schema = { ...options.schema, task: this.family.task };
+    this.decoder = (options.decoder ?? ((s) => new RecordDecoder(s)))(schema); // checks the schema even when the workers decode
+    this.workerDecoder = (options.worker ?? true) && options.decoder === undefined ? { kind: 'kafka-json', config: schema, weighted: schema.weight !== undefined } : undefined;
     this.snapshotEvery = optionChecks.positiveInteger('snapshotEvery', options.snapshotEvery, 10_000);
     if (options.snapshotEveryMs !== undefined) optionChecks.positive('snapshotEveryMs', options.snapshotEveryMs, Number.NaN);
     this.chunkSize = optionChecks.positiveInteger('chunkSize', options.chunkSize, 1_000);
     this.queueCapacity = optionChecks.positiveInteger('queueCapacity', options.queueCapacity, 20_000);
     this.writeTimeoutMs = optionChecks.positive('writeTimeoutMs', options.writeTimeoutMs, 60_000);
-    this.x = new Float64Array(this.chunkSize * options.schema.dim);
-    this.y = new Float64Array(this.chunkSize);
-    this.w = new Float64Array(this.chunkSize);
+    const scratch = this.workerDecoder === undefined ? this.chunkSize : 0; // decoding here needs it
+    this.x = new Float64Array(scratch * options.schema.dim);
+    this.y = new Float64Array(scratch);
+    this.w = new Float64Array(scratch);
     this.family.create(options.schema.dim, options.familyOptions); // fails fast on bad options
     options.readiness?.require('model-restored');
     options.readiness?.require('source-consuming');
@@ -283,7 +294,8 @@ export class PartitionedLearner {
     const { metrics, family, familyOptions, schema } = this.options;
     const partition = String(p);
     if (this.options.worker ?? true) {
-      const options = metrics === undefined ? {} : { metrics: { partition } };
+      const entry = this.workerDecoder === undefined ? undefined : DECODING_WORKER;
+      const options = metrics === undefined ? { entry } : { metrics: { partition }, entry };
       const learner = snapshot === undefined
         ? await WorkerLearner.create(family, schema.dim, familyOptions as { [key: string]: JsonValue } | undefined, options)
         : await WorkerLearner.restore(snapshot, options);
@@ -295,10 +307,10 @@ export class PartitionedLearner {
     return { learner, close: async () => undefined };
   }
 
-  /** A record the model refused: to the dead-letter topic, as `non-finite-result` when it could not be learned finitely. */
+  /** A record the worker's decoder refused (its reason) or the model refused: to the dead-letter topic, as `non-finite-result` when it could not be learned finitely. */
   private refused(p: number, bad: BadRecord): void {
     const message = bad.record as PortMessage;
-    const reason: DeadLetterReason = bad.error instanceof VbstreamError && bad.error.kind === 'numerical' ? 'non-finite-result' : 'refused-by-model';
+    const reason: DeadLetterReason = bad.code !== undefined ? bad.code as DeadLetterReason : bad.error instanceof VbstreamError && bad.error.kind === 'numerical' ? 'non-finite-result' : 'refused-by-model';
     this.deadLetter(p, reason);
     this.deadLetters?.add({ reason, detail: bad.reason, topic: this.options.topic, partition: p, offset: message.offset, key: message.key, value: message.value });
   }
@@ -313,6 +325,19 @@ export class PartitionedLearner {
     if (metrics === undefined) return;
     metrics.recordDeadLetter(reason);
     metrics.model(this.options.family, String(p)).recordRejected(reason);
+  }
+
+  /** Decodes `messages[from, to)` in this thread (models in this thread, or a custom decoder such as Avro's, whose schema lookups are this thread's I/O); refused records to the dead letters. */
+  private async decode(messages: readonly PortMessage[], from: number, to: number, nextOffset: number | null, topic: string, p: number): Promise<ReturnType<typeof decodeChunk>> {
+    const sink = this.deadLetters as DeadLetterSink;
+    if (this.decoder.prepare !== undefined) await this.decoder.prepare(messages.slice(from, to).map((message) => message.value));
+    return decodeChunk(messages, from, to, nextOffset, {
+      topic, partition: p, dim: this.options.schema.dim, decoder: this.decoder, x: this.x, y: this.y, weights: this.options.schema.weight === undefined ? undefined : this.w,
+      bad: (message, reason, detail) => {
+        this.deadLetter(p, reason);
+        sink.add({ reason, detail, topic, partition: p, offset: message.offset, key: message.key, value: message.value });
+      },
+    });
   }
 
   /** The consume loop for one fetched batch of one partition. */
@@ -335,19 +360,13 @@ export class PartitionedLearner {
       return;
     }
     run.positioned = true;
-    const sink = this.deadLetters as DeadLetterSink;
     const { metrics } = this.options;
     let i = 0;
     while (i < messages.length && batch.active() && run.live && run.failure === undefined) {
       const end = Math.min(messages.length, i + this.chunkSize);
-      if (this.decoder.prepare !== undefined) await this.decoder.prepare(messages.slice(i, end).map((message) => message.value));
-      const chunk = decodeChunk(messages, i, end, run.nextOffset, {
-        topic: batch.topic, partition: p, dim: this.options.schema.dim, decoder: this.decoder, x: this.x, y: this.y, weights: this.options.schema.weight === undefined ? undefined : this.w,
-        bad: (message, reason, detail) => {
-          this.deadLetter(p, reason);
-          sink.add({ reason, detail, topic: batch.topic, partition: p, offset: message.offset, key: message.key, value: message.value });
-        },
-      });
+      const chunk = this.workerDecoder !== undefined
+        ? encodeChunk(messages, i, end, run.nextOffset, { topic: batch.topic, partition: p, decoder: this.workerDecoder })
+        : await this.decode(messages, i, end, run.nextOffset, batch.topic, p);
       i = end;
       if (chunk.consumed > 0) {
         run.nextOffset = chunk.nextOffset;

@@ -3,19 +3,24 @@ import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { ModelMonitor } from '../../monitoring/model-monitor.js';
 import { WorkerMetricsReporter } from '../../monitoring/worker-metrics-reporter.js';
 import type { Batch } from '../../src/core/batch.js';
+import { ConfigError } from '../../src/core/config-error.js';
 import type { OnlineModel } from '../../src/core/online-model.js';
 import { VbstreamError } from '../../src/core/vbstream-error.js';
 import { getFamily } from '../../src/registry.js';
 import { applyBatch } from '../apply-batch.js';
+import { EncodedValues } from './encoded-values.js';
 import { packSnapshot } from './packed-snapshot.js';
 import { unpackSnapshot } from './unpack-snapshot.js';
-import type { PackedBatch, SerializedError, WorkerMetricsTask, WorkerReply, WorkerTask } from './worker-task.js';
+import { workerDecoders, type DecoderSpec, type WorkerValueDecoder } from './worker-decoders.js';
+import type { DecodedValues, PackedBatch, SerializedError, WorkerMetricsTask, WorkerReply, WorkerTask } from './worker-task.js';
 
 /** The models this worker holds, by name (a stateful model lives in one worker for its whole life). */
 const models = new Map<string, OnlineModel>();
 /** Monitors of the models whose metrics were asked for; their deltas go to the main thread on `parentPort`. */
 const monitors = new Map<string, ModelMonitor>();
 let reporter: WorkerMetricsReporter | undefined;
+/** Value decoders made in this worker, by kind and configuration. */
+const decoders = new Map<string, WorkerValueDecoder>();
 
 function hold(name: string, model: OnlineModel, metrics: WorkerMetricsTask | undefined): void {
   models.set(name, model);
@@ -41,6 +46,62 @@ function held(name: string): OnlineModel {
   return model;
 }
 
+function decoderFor(spec: DecoderSpec): WorkerValueDecoder {
+  const key = `${spec.kind} ${JSON.stringify(spec.config)}`;
+  let decoder = decoders.get(key);
+  if (decoder === undefined) {
+    const make = workerDecoders.get(spec.kind);
+    if (make === undefined) throw new ConfigError(`this model worker has no value decoder "${spec.kind}" (its worker entry did not register it)`, { field: 'decoder', value: spec.kind });
+    decoder = make(spec.config);
+    decoders.set(key, decoder);
+  }
+  return decoder;
+}
+
+/** Decodes every encoded record: the good ones packed into a batch (with their rows and their indices among the encoded), the others refused with the decoder's reason. */
+function decodeValues(values: EncodedValues, spec: DecoderSpec, d: number): { batch: PackedBatch; kept: Int32Array; refused: DecodedValues['refused'] } {
+  const decoder = decoderFor(spec);
+  const count = values.count;
+  const x = new Float64Array(count * d);
+  const y = new Float64Array(count);
+  const weights = spec.weighted ? new Float64Array(count) : undefined;
+  const rows = new Float64Array(count);
+  const kept = new Int32Array(count);
+  const refused: { index: number; row: number; reason: string; detail: string }[] = [];
+  let n = 0;
+  for (let i = 0; i < count; i++) {
+    const label = decoder.decode(values.value(i), x, n * d);
+    if (label === undefined) refused.push({ index: i, row: values.row(i), reason: decoder.failure.reason, detail: decoder.failure.detail });
+    else {
+      y[n] = label;
+      if (weights !== undefined) weights[n] = decoder.weight;
+      rows[n] = values.row(i);
+      kept[n++] = i;
+    }
+  }
+  const batch = { x: x.subarray(0, n * d), y: y.subarray(0, n), n, d, rows: rows.subarray(0, n) };
+  return { batch: weights === undefined ? batch : { ...batch, weights: weights.subarray(0, n) }, kept: kept.subarray(0, n), refused };
+}
+
+/** Learns a batch with the named model (recording its metrics when monitored); `decoded` (transferred) goes with the reply. */
+function learnBatch(name: string, batch: PackedBatch, evaluate: boolean, decoded?: DecodedValues): unknown {
+  const model = held(name);
+  if (batch.n === 0 && decoded !== undefined) return { ok: true, recordsSeen: model.recordsSeen, decoded } satisfies WorkerReply;
+  const outcome = applyBatch(model, toBatch(batch), batch.rows, evaluate);
+  const monitor = monitors.get(name);
+  if (monitor !== undefined) {
+    monitor.learned(model, outcome, batch.y);
+    monitor.recorder.workerBusy(outcome.durationMs / 1000);
+    reporter!.flush();
+  }
+  const rejected = outcome.rejected.map(({ index, error }) => ({ index, error: serialize(error) }));
+  const { scores } = outcome;
+  const reply: WorkerReply = { ok: true, outcome: { ...outcome, rejected }, decoded };
+  const buffers: ArrayBufferLike[] = decoded === undefined ? [] : [decoded.labels.buffer, decoded.rows.buffer, decoded.kept.buffer];
+  if (scores !== undefined) buffers.push(scores.mean.buffer, scores.variance.buffer, scores.logLoss.buffer);
+  return buffers.length === 0 ? reply : moving(reply, buffers);
+}
+
 /** Wraps a reply so that the listed buffers are transferred, not copied. */
 function moving(reply: WorkerReply, buffers: ArrayBufferLike[]): unknown {
   return move({ get [transferableSymbol]() { return buffers; }, get [valueSymbol]() { return reply; } } as never);
@@ -59,19 +120,12 @@ function run(task: WorkerTask): unknown {
       hold(task.model, model, task.metrics);
       return { ok: true, recordsSeen: model.recordsSeen };
     }
-    case 'learn': {
-      const model = held(task.model);
-      const outcome = applyBatch(model, toBatch(task.batch), task.batch.rows, task.evaluate);
-      const monitor = monitors.get(task.model);
-      if (monitor !== undefined) {
-        monitor.learned(model, outcome, task.batch.y);
-        monitor.recorder.workerBusy(outcome.durationMs / 1000);
-        reporter!.flush();
-      }
-      const rejected = outcome.rejected.map(({ index, error }) => ({ index, error: serialize(error) }));
-      const { scores } = outcome;
-      const reply: WorkerReply = { ok: true, outcome: { ...outcome, rejected } };
-      return scores === undefined ? reply : moving(reply, [scores.mean.buffer, scores.variance.buffer, scores.logLoss.buffer]);
+    case 'learn':
+      return learnBatch(task.model, task.batch, task.evaluate);
+    case 'learn-encoded': {
+      const { batch, kept, refused } = decodeValues(new EncodedValues(task.values.buffer, task.values.count), task.decoder, held(task.model).dim);
+      const decoded: DecodedValues = { labels: batch.y.slice(), rows: batch.rows.slice(), kept: kept.slice(), refused };
+      return learnBatch(task.model, batch, task.evaluate, decoded);
     }
     case 'snapshot': {
       const snapshot = packSnapshot(held(task.model).snapshot());
@@ -93,7 +147,9 @@ function run(task: WorkerTask): unknown {
 /**
  * The piscina task handler of the model worker (compiled to `dist/operators/worker/model-worker.js`).
  * Family-generic through the registry: a model is created from {family, dim, options} or restored
- * from a packed snapshot, then learns batches in the order they are sent. Arrays travel as
+ * from a packed snapshot, then learns batches in the order they are sent — packed, or still encoded
+ * (`learn-encoded`: decoded here by a decoder of {@link workerDecoders}, the refused records named
+ * in the reply). Arrays travel as
  * transferred `Float64Array`s; errors come back as data (`{ ok: false }`) so their types survive.
  * A model created or restored with `metrics` is monitored here, and each learn task ends by posting
  * its metric deltas on `parentPort` (the pool re-emits them as `'message'`).

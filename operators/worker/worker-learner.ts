@@ -4,13 +4,15 @@ import type { Batch } from '../../src/core/batch.js';
 import type { JsonValue, ModelSnapshot } from '../../src/core/model-snapshot.js';
 import { typedError } from '../typed-error.js';
 import type { LearnOutcome } from '../learn-outcome.js';
-import type { Learner } from '../learner.js';
+import type { EncodedLearnOutcome, Learner } from '../learner.js';
+import type { EncodedValues } from './encoded-values.js';
 import { modelWorkerPath } from './model-worker-path.js';
 import { packBatch } from './pack-batch.js';
 import { packSnapshot } from './packed-snapshot.js';
 import { reviveReply } from './revive-reply.js';
 import { unpackSnapshot } from './unpack-snapshot.js';
-import type { WorkerMetricsTask, WorkerTask } from './worker-task.js';
+import type { DecoderSpec } from './worker-decoders.js';
+import type { SerializedOutcome, WorkerMetricsTask, WorkerTask } from './worker-task.js';
 
 let models = 0;
 
@@ -18,13 +20,20 @@ let models = 0;
 export interface WorkerLearnerOptions {
   /** Record the model's metrics in the worker and post them as deltas on {@link WorkerLearner.messages}. */
   readonly metrics?: WorkerMetricsTask;
+  /** The worker's entry module, relative to the package root (see `modelWorkerPath`): one that registers value decoders for {@link WorkerLearner.learnEncoded}; default the model worker. */
+  readonly entry?: string;
+}
+
+function reviveOutcome(outcome: SerializedOutcome): LearnOutcome {
+  return { ...outcome, rejected: outcome.rejected.map(({ index, error }) => ({ index, error: typedError(error.kind, error.reason, error.location, error.retriable) })) };
 }
 
 /**
  * A stateful model living in its own worker thread (a one-thread piscina pool: affinity, and
  * updates applied in the order they are sent). Batches go over as transferred `Float64Array`s
  * (the caller's arrays are detached when they span their buffers), snapshots come back the same
- * way, and typed errors keep their class. `close()` ends the thread.
+ * way, and typed errors keep their class; with a decoding `entry`, encoded records (Kafka values)
+ * go over as one transferred buffer and are decoded in the worker. `close()` ends the thread.
  */
 export class WorkerLearner implements Learner {
   private seen: number;
@@ -33,9 +42,9 @@ export class WorkerLearner implements Learner {
     this.seen = recordsSeen;
   }
 
-  private static async start(task: (name: string) => WorkerTask, transferList: ArrayBuffer[], family: string, dim: number): Promise<WorkerLearner> {
+  private static async start(task: (name: string) => WorkerTask, transferList: ArrayBuffer[], family: string, dim: number, entry: string | undefined): Promise<WorkerLearner> {
     // stricterFIFO: without it piscina re-queues a task it could not hand over at the tail, reordering queued updates.
-    const pool = new Piscina({ filename: modelWorkerPath(), minThreads: 1, maxThreads: 1, concurrentTasksPerWorker: 1, stricterFIFO: true });
+    const pool = new Piscina({ filename: modelWorkerPath(entry), minThreads: 1, maxThreads: 1, concurrentTasksPerWorker: 1, stricterFIFO: true });
     const name = `model-${process.pid}-${++models}`;
     try {
       const reply = reviveReply(await pool.run(task(name), { transferList }));
@@ -48,13 +57,13 @@ export class WorkerLearner implements Learner {
 
   /** A fresh model of `family` in a new worker; invalid options reject with the family's `ConfigError`. */
   static create(family: string, dim: number, options?: { readonly [key: string]: JsonValue }, worker: WorkerLearnerOptions = {}): Promise<WorkerLearner> {
-    return WorkerLearner.start((model) => ({ op: 'create', model, family, dim, options, metrics: worker.metrics }), [], family, dim);
+    return WorkerLearner.start((model) => ({ op: 'create', model, family, dim, options, metrics: worker.metrics }), [], family, dim, worker.entry);
   }
 
   /** A model restored from a snapshot in a new worker; a foreign or malformed snapshot rejects with `SnapshotError`. */
   static restore(snapshot: ModelSnapshot, worker: WorkerLearnerOptions = {}): Promise<WorkerLearner> {
     const packed = packSnapshot(snapshot);
-    return WorkerLearner.start((model) => ({ op: 'restore', model, snapshot: packed, metrics: worker.metrics }), [packed.data.buffer as ArrayBuffer], snapshot.family, snapshot.dim);
+    return WorkerLearner.start((model) => ({ op: 'restore', model, snapshot: packed, metrics: worker.metrics }), [packed.data.buffer as ArrayBuffer], snapshot.family, snapshot.dim, worker.entry);
   }
 
   get recordsSeen(): number {
@@ -70,7 +79,17 @@ export class WorkerLearner implements Learner {
     const { packed, transferList } = packBatch(batch, rows);
     const { outcome } = reviveReply(await this.pool.run({ op: 'learn', model: this.name, batch: packed, evaluate } satisfies WorkerTask, { transferList }));
     this.seen = outcome!.recordsSeen;
-    return { ...outcome!, rejected: outcome!.rejected.map(({ index, error }) => ({ index, error: typedError(error.kind, error.reason, error.location, error.retriable) })) };
+    return reviveOutcome(outcome!);
+  }
+
+  /** Sends encoded records (their buffer transferred, `values` unusable after) to be decoded by `decoder` in the worker and learned there. */
+  async learnEncoded(values: EncodedValues, decoder: DecoderSpec, evaluate: boolean): Promise<EncodedLearnOutcome> {
+    const task: WorkerTask = { op: 'learn-encoded', model: this.name, values: { buffer: values.buffer, count: values.count }, decoder, evaluate };
+    const reply = reviveReply(await this.pool.run(task, { transferList: [values.buffer] }));
+    const decoded = reply.decoded!;
+    if (reply.outcome === undefined) return { ...decoded, outcome: undefined };
+    this.seen = reply.outcome.recordsSeen;
+    return { ...decoded, outcome: reviveOutcome(reply.outcome) };
   }
 
   async snapshot(): Promise<ModelSnapshot> {
