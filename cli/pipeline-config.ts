@@ -34,7 +34,7 @@ const kafkaSource = z.strictObject({
   untilCaughtUp: z.boolean().default(false),
   /** Client id the brokers see; default `vbstream-run-<pid>`. */
   clientId: z.string().min(1).optional(),
-  /** The Kafka client library: `kafkajs` (default) or `platformatic` (`@platformatic/kafka`); one consumer group's members all use the same. */
+  /** The Kafka client library: `platformatic` (`@platformatic/kafka`, the default) or `kafkajs`; one consumer group's members all use the same. */
   client: z.enum(['kafkajs', 'platformatic']).optional(),
   /** TLS: `true` (the system's CAs) or PEM files (relative to the config file) of the CA, and of a client certificate and key for mutual TLS. */
   ssl: z.union([z.boolean(), z.strictObject({

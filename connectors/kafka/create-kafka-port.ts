@@ -5,11 +5,11 @@ import { createKafkajsPort } from './kafkajs-port.js';
 import { createPlatformaticPort } from './platformatic-port.js';
 
 /** The Kafka clients vbstream can run on; the first is the default. */
-const KAFKA_CLIENTS = ['kafkajs', 'platformatic'] as const;
+const KAFKA_CLIENTS = ['platformatic', 'kafkajs'] as const;
 
 /**
- * The {@link KafkaPort} of the client `connection.client` names: `kafkajs` (default) or
- * `platformatic` (`@platformatic/kafka`); `logLevel` is kafkajs's (the other client logs nothing).
+ * The {@link KafkaPort} of the client `connection.client` names: `platformatic` (`@platformatic/kafka`,
+ * the default) or `kafkajs`; `logLevel` is kafkajs's (the other client logs nothing).
  * An unknown client is a `ConfigError`.
  */
 export function createKafkaPort(connection: KafkaConnection & { logLevel?: 'nothing' | 'error' | 'warn' | 'info' }): KafkaPort {

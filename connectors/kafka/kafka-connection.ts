@@ -27,7 +27,7 @@ export interface KafkaConnection {
   /** How long to wait for a connection to a broker, ms (default 3,000). */
   readonly connectionTimeoutMs?: number;
   /**
-   * The client library: `kafkajs` (default) or `platformatic` (`@platformatic/kafka`). The members
+   * The client library: `platformatic` (`@platformatic/kafka`, the default) or `kafkajs`. The members
    * of one consumer group must all use the same client.
    */
   readonly client?: 'kafkajs' | 'platformatic';
