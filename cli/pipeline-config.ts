@@ -30,6 +30,8 @@ const kafkaSource = z.strictObject({
   /** Largest accepted value, bytes (larger ones are dead-lettered as oversize). */
   maxBytes: positiveInt().optional(),
   sessionTimeoutMs: positiveInt().optional(),
+  /** Most bytes per partition in one Fetch (default 262,144): smaller keeps the event loop responsive, larger needs fewer requests. */
+  maxBytesPerPartition: positiveInt().optional(),
   /** Stop once every assigned partition has caught up with its end (a bounded run). */
   untilCaughtUp: z.boolean().default(false),
   /** Client id the brokers see; default `vbstream-run-<pid>`. */

@@ -40,7 +40,7 @@ export async function runKafkaPipeline(
   const learner = new PartitionedLearner(port, store, {
     topic: source.topic, groupId: source.groupId, model: name, family: model.family, familyOptions: model.options,
     schema: { dim: source.dim, features: config.schema.features, label: config.schema.label, weight: config.schema.weight, maxBytes: source.maxBytes }, decoder,
-    snapshotEvery: snapshots.everyRecords, snapshotEveryMs: snapshots.everyMs, sessionTimeoutMs: source.sessionTimeoutMs, chunkSize: config.minibatch.size,
+    snapshotEvery: snapshots.everyRecords, snapshotEveryMs: snapshots.everyMs, sessionTimeoutMs: source.sessionTimeoutMs, maxBytesPerPartition: source.maxBytesPerPartition, chunkSize: config.minibatch.size,
     worker: config.worker, queueCapacity: config.queue.capacity, evaluate: true, metrics: monitor?.metrics, readiness: monitor?.readiness, topics: source.topics,
   });
   out.write(`vbstream run: Kafka ${source.topic} (group ${source.groupId}, ${source.brokers.join(',')}, ${source.format === 'avro' ? `Avro via ${source.schemaRegistry?.url}` : 'JSON'}) → ${model.family} (d=${source.dim}) per partition ${config.worker ? 'in worker threads' : 'in-process'}; ` +

@@ -48,6 +48,8 @@ export interface PartitionedLearnerOptions {
   readonly snapshotEveryMs?: number;
   /** Consumer-group session timeout: how long a crashed member holds its partitions; default 30 s. */
   readonly sessionTimeoutMs?: number;
+  /** Most bytes per partition in one Fetch; default 256 KiB (`KafkaSourceOptions.maxBytesPerPartition` says why). */
+  readonly maxBytesPerPartition?: number;
   /** Records per learn call (and per heartbeat); default 1,000. */
   readonly chunkSize?: number;
   /** Each partition's model in its own worker thread (`WorkerLearner`, default) or in this thread (`InProcessLearner`). */
@@ -151,7 +153,7 @@ export class PartitionedLearner {
     this.producer = this.port.producer({ idempotent: true, maxInFlightRequests: 1 });
     await this.producer.connect();
     this.deadLetters = new DeadLetterSink(this.producer, this.options.deadLetters);
-    const source = new KafkaSource(this.port, { topic: this.options.topic, groupId: this.options.groupId, sessionTimeoutMs: this.options.sessionTimeoutMs });
+    const source = new KafkaSource(this.port, { topic: this.options.topic, groupId: this.options.groupId, sessionTimeoutMs: this.options.sessionTimeoutMs, maxBytesPerPartition: this.options.maxBytesPerPartition });
     this.source = source;
     source.onAssignment((assigned, generation) => this.assigned(assigned, generation));
     await source.start((batch) => {
