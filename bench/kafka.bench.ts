@@ -69,6 +69,18 @@ async function produce(port: KafkaPort, topic: string, values: readonly string[]
   return (N / ms) * 1000;
 }
 
+/** Milliseconds of one send of 20,000 records to one partition (acks = all): where kafkajs's per-partition grouping is quadratic in a send's records. */
+async function oneLargeSend(port: KafkaPort, topic: string, values: readonly string[]): Promise<number> {
+  const producer = port.producer();
+  await producer.connect();
+  const messages = values.slice(0, 20_000).map((value) => ({ value, partition: 0 }));
+  const start = performance.now();
+  await producer.send({ topic, acks: -1, messages });
+  const ms = performance.now() - start;
+  await producer.disconnect();
+  return ms;
+}
+
 /** Records/s of a plain consume loop over the whole topic (eachBatch, resolve the last offset, nothing else), from the first batch to the last record. */
 async function consumeLoop(port: KafkaPort, topic: string): Promise<number> {
   const consumer = port.consumer({ groupId: `${topic}-plain`, maxWaitTimeInMs: 100, maxBytesPerPartition: 1_048_576 });
@@ -104,6 +116,7 @@ async function benchClient(bootstrap: string, client: NonNullable<KafkaConnectio
   await admin.createTopics({ topics: [{ topic: `${topic}.cold`, numPartitions: PARTITIONS, replicationFactor: 1 }], waitForLeaders: true });
   const producedCold = await produce(port, `${topic}.cold`, values);
   const produced = await produce(port, topic, values);
+  const largeSendMs = await oneLargeSend(port, `${topic}.cold`, values);
   const consumed = await consumeLoop(port, topic);
 
   const store = await KafkaSnapshotStore.open(port, { topic: `${topic}.snapshots` });
@@ -154,6 +167,7 @@ async function benchClient(bootstrap: string, client: NonNullable<KafkaConnectio
   const p99 = delay.percentile(99) / 1e6;
   process.stdout.write(`${client}: ${family} (p = ${D}, JSON, ${formatCount(N)} records, ${PARTITIONS} partitions, one process):\n`);
   process.stdout.write(`  produce (acks=all, 1k per send, 8 in flight): ${formatCount(produced)} records/s (the same ${formatCount(N)} records just before, cold: ${formatCount(producedCold)} records/s)\n`);
+  process.stdout.write(`  one send of 20,000 records to one partition (acks=all): ${largeSendMs.toFixed(0)} ms\n`);
   process.stdout.write(`  plain consume loop (eachBatch, resolve only):  ${formatCount(consumed)} records/s\n`);
   process.stdout.write(`  consume + decode + learn + snapshots:          ${formatCount(learned)} records/s (${(learnMs / 1000).toFixed(2)} s from the first assignment to the last commit; group join ${((firstRestore - startedAt) / 1000).toFixed(2)} s before); ${(learned / consumed).toFixed(2)}× the plain loop\n`);
   process.stdout.write(`  consumer lag (records behind, every 250 ms): ${lagSeries.map(([seconds, lag]) => `${seconds.toFixed(2)}s:${formatCount(lag)}`).join(' ')}\n`);

@@ -1,6 +1,6 @@
 /**
  * The small slice of the KafkaJS API that the connectors use, as structural types: a kafkajs
- * `Kafka` instance satisfies it (see `createKafkajsPort`), and so does the KafkaJS-compatible API
+ * `Kafka` instance satisfies it (`createKafkajsPort` wraps its producers to slice large sends), and so does the KafkaJS-compatible API
  * of `@confluentinc/kafka-javascript`. Unit tests can implement it in memory.
  */
 export interface KafkaPort {

@@ -105,6 +105,25 @@ describe.each<Client>(['kafkajs', 'platformatic'])('KafkaPort contract on the re
     }
   });
 
+  it.each([{ idempotent: false }, { idempotent: true, maxInFlightRequests: 1 }])('one send of 3,000 keyed records (%o): every record once, in send order per partition', async (config) => {
+    const topic = unique(`contract-${client}`);
+    await admin.createTopics({ topics: [{ topic, numPartitions: 3, replicationFactor: 1 }], waitForLeaders: true });
+    const producer = port.producer(config);
+    await producer.connect();
+    const sent = Array.from({ length: 3_000 }, (_, i) => ({ key: `k${i % 7}`, value: String(i) }));
+    await producer.send({ topic, acks: -1, messages: sent });
+    await producer.disconnect();
+    expect((await admin.fetchTopicOffsets(topic)).reduce((n, { high }) => n + Number(high), 0)).toBe(sent.length);
+    const { consumer, batches } = await consume(port, topic, unique('contract-group'));
+    await waitFor(() => batches.reduce((n, b) => n + b.messages.length, 0) >= sent.length, 'every record back');
+    await close(consumer);
+    for (let p = 0; p < 3; p++) {
+      const byOffset = new Map(batches.filter((b) => b.partition === p).flatMap((b) => b.messages.map((m) => [Number(m.offset), Number(m.value?.toString())] as const))); // a rejoin may deliver a record again
+      const values = [...byOffset].sort(([a], [b]) => a - b).map(([, value]) => value);
+      expect(values).toEqual(sent.map((m, i) => (defaultPartition(m.key, 3) === p ? i : -1)).filter((i) => i >= 0));
+    }
+  });
+
   it('eachBatch: batches of one partition with its end offset; unresolved records are fetched again', async () => {
     const topic = await topicWith(2, 50);
     let refused = false;
