@@ -6,17 +6,19 @@ import type { PortMessage } from './kafka-port.js';
 /**
  * Packs the values of `messages[from, to)` of one partition, undecoded, into an {@link EncodedChunk}
  * for the partition's worker to decode (the counterpart of `decodeChunk`): records below
- * `nextOffset` (already learned) are skipped, the others packed with their offsets as rows.
+ * `nextOffset` (already learned, a prefix: offsets rise) are skipped, the others packed with their offsets as rows.
  * `consumed` counts the records taken; `nextOffset` is the offset after the last one.
  */
 export function encodeChunk(messages: readonly PortMessage[], from: number, to: number, nextOffset: number | null, parts: { readonly topic: string; readonly partition: number; readonly decoder: DecoderSpec }): { chunk: EncodedChunk; consumed: number; nextOffset: number | null } {
-  const taken = messages.slice(from, to).filter((message) => nextOffset === null || Number(message.offset) >= nextOffset);
-  const values = EncodedValues.pack(taken.length, (i) => taken[i].value, (i) => Number(taken[i].offset));
-  const next = taken.length === 0 ? nextOffset : Number(taken[taken.length - 1].offset) + 1;
+  let first = from;
+  if (nextOffset !== null) while (first < to && Number(messages[first].offset) < nextOffset) first++; // offsets rise within a partition
+  const count = to - first;
+  const values = EncodedValues.pack(count, (i) => messages[first + i].value, (i) => Number(messages[first + i].offset));
+  const next = count === 0 ? nextOffset : Number(messages[to - 1].offset) + 1;
   const chunk: EncodedChunk = {
-    kind: 'encoded', values, decoder: parts.decoder, consumed: taken.length,
+    kind: 'encoded', values, decoder: parts.decoder, consumed: count,
     positions: next === null ? {} : { [`${parts.topic}/${parts.partition}`]: next },
-    describe: (index) => taken[index],
+    describe: (index) => messages[first + index],
   };
-  return { chunk, consumed: taken.length, nextOffset: next };
+  return { chunk, consumed: count, nextOffset: next };
 }

@@ -271,13 +271,16 @@ export class PlatformaticConsumer implements ConsumerPort {
         const last = recordBatches[recordBatches.length - 1];
         const lastOffset = last.firstOffset + BigInt(last.lastOffsetDelta);
         const messages: PortMessage[] = [];
+        const from = Number(fetchOffset); // offsets and timestamps as doubles: exact below 2^53, and no BigInt per record
         for (const recordBatch of recordBatches) {
           if ((recordBatch.attributes & IS_CONTROL) !== 0) continue;
+          const firstOffset = Number(recordBatch.firstOffset);
+          const firstTimestamp = Number(recordBatch.firstTimestamp);
           for (const record of recordBatch.records) {
-            const offset = recordBatch.firstOffset + BigInt(record.offsetDelta);
-            if (offset < fetchOffset) continue;
+            const offset = firstOffset + record.offsetDelta;
+            if (offset < from) continue;
             messages.push({
-              key: record.key, value: record.value, offset: offset.toString(), timestamp: (recordBatch.firstTimestamp + record.timestampDelta).toString(),
+              key: record.key, value: record.value, offset: String(offset), timestamp: String(firstTimestamp + Number(record.timestampDelta)),
               headers: headersOf(record.headers),
             });
           }
