@@ -1,5 +1,6 @@
 import type { DirectBnnShape, DirectBnnStatistics } from './bnn-state.js';
 import { softmaxRows } from './softmax-rows.js';
+import { NoiseTerms } from './noise-terms.js';
 import type { DirectGrid } from './state.js';
 
 const HALF_LOG_2PI = 0.5 * Math.log(2 * Math.PI);
@@ -85,7 +86,7 @@ export class DirectBnnElbo {
   private readonly Abar: Float64Array;
   private readonly W: Float64Array;
   private readonly gm: Float64Array;
-  private readonly noiseGradient: Float64Array;
+  private readonly noise: NoiseTerms;
 
   constructor(readonly shape: DirectBnnShape, readonly grid: DirectGrid, readonly stats: DirectBnnStatistics) {
     const { D, H, b } = shape;
@@ -118,7 +119,7 @@ export class DirectBnnElbo {
     this.Abar = new Float64Array(D * D);
     this.W = new Float64Array(D * D);
     this.gm = new Float64Array(4 * b);
-    this.noiseGradient = new Float64Array(K);
+    this.noise = new NoiseTerms(grid);
   }
 
   /** Unpacks the statistics: the full tensor T, G = T[·,·,D,D], S, B_ij = T_iijj, C_ji = T_jiii, T_iiii. */
@@ -144,7 +145,7 @@ export class DirectBnnElbo {
   /** The ELBO at `logits`; when `gradient` is given, writes ∂ELBO/∂logits into it. */
   evaluate(logits: Float64Array, gradient?: Float64Array): number {
     const { D, H, b } = this.shape;
-    const { mbar, K, support, logPrior, noiseSupport, logNoisePrior } = this.grid;
+    const { mbar, K, support, logPrior } = this.grid;
     const { q, logQ, noiseQ, logNoiseQ, moments, T, G, S, B, C, diag4, T1, P, A, M, p, Y, sv, c3, k4, F, aG, aS, Abar } = this;
     this.unpack();
     softmaxRows(logits, 0, b, mbar, q, logQ);
@@ -234,16 +235,9 @@ export class DirectBnnElbo {
       for (let ij = 0; ij < D2; ij++) mz += M[o + ij] * (Abar[ij] - nu * A[o + ij]);
       r += -2 * nu * aS[h] + moments[b + H * D + h] * F[h] + nu * mz + 2 * gamma * nu * aG[h];
     }
-    let einv = 0;
-    let enoise = 0;
-    let elog = 0;
-    let klNoise = 0;
-    for (let k = 0; k < K; k++) {
-      einv += noiseQ[k] / noiseSupport[k];
-      enoise += noiseQ[k] * noiseSupport[k];
-      elog += noiseQ[k] * Math.log(noiseSupport[k]);
-      klNoise += noiseQ[k] * (logNoisePrior[k] - logNoiseQ[k]);
-    }
+    const { noise } = this;
+    noise.evaluate(noiseQ, logNoiseQ);
+    const { expectedInverse: einv, expected: enoise, expectedLog: elog, kl: klNoise } = noise;
     this.count = n;
     this.expectedSquaredResidual = r;
     this.expectedInverseNoise = einv;
@@ -256,7 +250,7 @@ export class DirectBnnElbo {
   /** ∂ELBO/∂logits at the point just evaluated: ∂R/∂ raw moments, then per atom, then through the softmax. */
   private gradient(gradient: Float64Array, r: number, n: number, sy: number): void {
     const { D, H, b } = this.shape;
-    const { mbar, K, support, logPrior, noiseSupport, logNoisePrior } = this.grid;
+    const { mbar, support, logPrior } = this.grid;
     const { q, logQ, noiseQ, logNoiseQ, moments, G, S, B, C, diag4, P, A, M, p, Y, sv, c3, F, aG, aS, Abar, W, gm } = this;
     const D2 = D * D;
     const gamma = moments[b - 1];
@@ -318,12 +312,6 @@ export class DirectBnnElbo {
         gradient[i] = q[i] * (gradient[i] - avg);
       }
     }
-    const gk = this.noiseGradient;
-    let avg = 0;
-    for (let k = 0; k < K; k++) {
-      gk[k] = -0.5 * n * Math.log(noiseSupport[k]) - r / (2 * noiseSupport[k]) + logNoisePrior[k] - logNoiseQ[k];
-      avg += noiseQ[k] * gk[k];
-    }
-    for (let k = 0; k < K; k++) gradient[b * mbar + k] = noiseQ[k] * (gk[k] - avg);
+    this.noise.logitGradient(noiseQ, logNoiseQ, n, r, gradient, b * mbar);
   }
 }

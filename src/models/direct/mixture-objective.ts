@@ -2,6 +2,7 @@ import type { Rng } from '../../rng/rng.js';
 import { completeGram } from './complete-gram.js';
 import { MixtureEntropyBound } from './mixture-entropy-bound.js';
 import { softmaxRows } from './softmax-rows.js';
+import { NoiseTerms } from './noise-terms.js';
 import type { DirectGrid, DirectStatistics } from './state.js';
 
 const HALF_LOG_2PI = 0.5 * Math.log(2 * Math.PI);
@@ -53,7 +54,7 @@ export class DirectMixtureElbo {
   private readonly priorTerms: Float64Array;
   private readonly probGradient: Float64Array;
   private readonly weightGradient: Float64Array;
-  private readonly noiseGradient: Float64Array;
+  private readonly noise: NoiseTerms;
 
   /** Number of parameters for r components on `grid`: r·b·m̄ + r + b·m̄ + K. */
   static sizeFor(grid: Pick<DirectGrid, 'b' | 'mbar' | 'K'>, components: number): number {
@@ -82,7 +83,7 @@ export class DirectMixtureElbo {
     this.priorTerms = new Float64Array(r);
     this.probGradient = new Float64Array(r * b * mbar);
     this.weightGradient = new Float64Array(r);
-    this.noiseGradient = new Float64Array(K);
+    this.noise = new NoiseTerms(grid);
   }
 
   /** The Theorem-3 entropy bound at the last evaluation. */
@@ -95,7 +96,7 @@ export class DirectMixtureElbo {
    * the exact terms' gradient plus the eq. (11) entropy estimate from `samples` draws.
    */
   evaluate(params: Float64Array, gradient?: Float64Array, rng?: Rng, samples = 0): number {
-    const { b, mbar, K, support, logPrior, noiseSupport, logNoisePrior } = this.grid;
+    const { b, mbar, K, support, logPrior } = this.grid;
     completeGram(this.stats);
     const { gram, phiTy, yty, n } = this.stats;
     const r = this.components;
@@ -138,16 +139,9 @@ export class DirectMixtureElbo {
       expectedPrior += weights[k] * prior;
     }
     const entropyBound = this.entropy.evaluate(q, weights, params, this.centreOffset);
-    let einv = 0;
-    let enoise = 0;
-    let elog = 0;
-    let klNoise = 0;
-    for (let k = 0; k < K; k++) {
-      einv += noiseQ[k] / noiseSupport[k];
-      enoise += noiseQ[k] * noiseSupport[k];
-      elog += noiseQ[k] * Math.log(noiseSupport[k]);
-      klNoise += noiseQ[k] * (logNoisePrior[k] - logNoiseQ[k]);
-    }
+    const { noise } = this;
+    noise.evaluate(noiseQ, logNoiseQ);
+    const { expectedInverse: einv, expected: enoise, expectedLog: elog, kl: klNoise } = noise;
     this.expectedInverseNoise = einv;
     this.expectedNoise = enoise;
     const value = -n * (0.5 * elog + HALF_LOG_2PI) - 0.5 * einv * expectedResidual + expectedPrior + entropyBound + klNoise;
@@ -156,10 +150,10 @@ export class DirectMixtureElbo {
   }
 
   private gradient(gradient: Float64Array, expectedResidual: number, rng: Rng | undefined, samples: number): void {
-    const { b, mbar, K, support, logPrior, noiseSupport, logNoisePrior } = this.grid;
+    const { b, mbar, support, logPrior } = this.grid;
     const { gram, phiTy, n } = this.stats;
     const r = this.components;
-    const { q, weights, noiseQ, logNoiseQ, means, gramMeans, residuals, priorTerms, probGradient, weightGradient, noiseGradient, entropy } = this;
+    const { q, weights, noiseQ, logNoiseQ, means, gramMeans, residuals, priorTerms, probGradient, weightGradient, entropy } = this;
     const einv = this.expectedInverseNoise;
     const boundEntropy = rng === undefined;
     for (let k = 0; k < r; k++) {
@@ -189,12 +183,7 @@ export class DirectMixtureElbo {
     for (let k = 0; k < r; k++) avg += weights[k] * weightGradient[k];
     for (let k = 0; k < r; k++) gradient[this.mixtureOffset + k] = weights[k] * (weightGradient[k] - avg);
     entropy.centreLogitGradient(gradient, this.centreOffset);
-    avg = 0;
-    for (let k = 0; k < K; k++) {
-      noiseGradient[k] = -0.5 * n * Math.log(noiseSupport[k]) - expectedResidual / (2 * noiseSupport[k]) + logNoisePrior[k] - logNoiseQ[k];
-      avg += noiseQ[k] * noiseGradient[k];
-    }
-    for (let k = 0; k < K; k++) gradient[this.noiseOffset + k] = noiseQ[k] * (noiseGradient[k] - avg);
+    this.noise.logitGradient(noiseQ, logNoiseQ, n, expectedResidual, gradient, this.noiseOffset);
     if (rng !== undefined) this.addEntropyGradient(gradient, rng, samples);
   }
 

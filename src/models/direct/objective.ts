@@ -1,3 +1,4 @@
+import { NoiseTerms } from './noise-terms.js';
 import type { DirectGrid, DirectStatistics } from './state.js';
 import { gemv } from '../../linalg/gemv.js';
 import { completeGram } from './complete-gram.js';
@@ -34,7 +35,7 @@ export class DirectElbo {
   expectedLogLikelihood = 0;
   private readonly secondMoment: Float64Array;
   private readonly gramMean: Float64Array;
-  private readonly noiseGradient: Float64Array;
+  private readonly noise: NoiseTerms;
 
   constructor(readonly grid: DirectGrid, readonly stats: DirectStatistics) {
     const { b, mbar, K } = grid;
@@ -47,12 +48,12 @@ export class DirectElbo {
     this.variance = new Float64Array(b);
     this.secondMoment = new Float64Array(b);
     this.gramMean = new Float64Array(b);
-    this.noiseGradient = new Float64Array(K);
+    this.noise = new NoiseTerms(grid);
   }
 
   /** The ELBO at `logits`; when `gradient` is given, writes ∂ELBO/∂logits into it. */
   evaluate(logits: Float64Array, gradient?: Float64Array): number {
-    const { b, mbar, K, support, logPrior, noiseSupport, logNoisePrior } = this.grid;
+    const { b, mbar, K, support, logPrior } = this.grid;
     completeGram(this.stats);
     const { gram, phiTy, yty, n } = this.stats;
     const { q, logQ, noiseQ, logNoiseQ, mean, variance, secondMoment, gramMean } = this;
@@ -87,16 +88,9 @@ export class DirectElbo {
       const gjj = gram[j * b + j];
       r += -2 * mean[j] * phiTy[j] + mean[j] * gramMean[j] - gjj * mean[j] * mean[j] + gjj * secondMoment[j];
     }
-    let einv = 0;
-    let enoise = 0;
-    let elog = 0;
-    let klNoise = 0;
-    for (let k = 0; k < K; k++) {
-      einv += noiseQ[k] / noiseSupport[k];
-      enoise += noiseQ[k] * noiseSupport[k];
-      elog += noiseQ[k] * Math.log(noiseSupport[k]);
-      klNoise += noiseQ[k] * (logNoisePrior[k] - logNoiseQ[k]);
-    }
+    const { noise } = this;
+    noise.evaluate(noiseQ, logNoiseQ);
+    const { expectedInverse: einv, expected: enoise, expectedLog: elog, kl: klNoise } = noise;
     this.expectedSquaredResidual = r;
     this.expectedInverseNoise = einv;
     this.expectedNoise = enoise;
@@ -118,13 +112,7 @@ export class DirectElbo {
           gradient[i] = q[i] * (gradient[i] - avg);
         }
       }
-      const gk = this.noiseGradient;
-      let avg = 0;
-      for (let k = 0; k < K; k++) {
-        gk[k] = -0.5 * n * Math.log(noiseSupport[k]) - r / (2 * noiseSupport[k]) + logNoisePrior[k] - logNoiseQ[k];
-        avg += noiseQ[k] * gk[k];
-      }
-      for (let k = 0; k < K; k++) gradient[b * mbar + k] = noiseQ[k] * (gk[k] - avg);
+      noise.logitGradient(noiseQ, logNoiseQ, n, r, gradient, b * mbar);
     }
     return this.expectedLogLikelihood + klWeights + klNoise;
   }
