@@ -3,6 +3,7 @@ import { directBnnFamily } from '../../src/models/direct/bnn-family.js';
 import type { DirectBnnOptions } from '../../src/models/direct/bnn-options.js';
 import type { FitAdapter } from '../fit-adapter.js';
 import { jsonMatrix } from '../json-matrix.js';
+import { predictiveMomentRows } from './predictive-moment-rows.js';
 
 /**
  * `vbstream fit --model direct-bnn`: accumulates every row, fits q (annealed L-BFGS, multi-start with
@@ -32,18 +33,7 @@ export const directBnnAdapter: FitAdapter = {
           iterations: p.iterations, converged: p.converged, startElbos: p.startElbos,
         },
       },
-      predict(x, n) {
-        const mean: number[] = [];
-        const variance: number[] = [];
-        const varianceF: number[] = [];
-        for (let r = 0; r < n; r++) {
-          const m = model.moments(x, r * data.d);
-          mean.push(m.mean);
-          variance.push(m.variance);
-          varianceF.push(m.varianceF);
-        }
-        return { mean, variance, varianceF };
-      },
+      predict: (x, n) => predictiveMomentRows(model, x, n, data.d),
     };
   },
 };

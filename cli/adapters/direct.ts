@@ -3,6 +3,7 @@ import { directFamily } from '../../src/models/direct/family.js';
 import type { DirectOptions } from '../../src/models/direct/options.js';
 import type { FitAdapter } from '../fit-adapter.js';
 import { jsonMatrix } from '../json-matrix.js';
+import { predictiveMomentRows } from './predictive-moment-rows.js';
 
 /**
  * `vbstream fit --model direct`: accumulates every row, fits q (CAVI-initialised L-BFGS, multi-start
@@ -42,18 +43,7 @@ export const directAdapter: FitAdapter = {
           ...(map === undefined ? {} : { features: { type: 'rff', count: map.count, omega: jsonMatrix(map.omega, map.inputDim, map.count), lengthscales: Array.from(map.lengthscales) } }),
         },
       },
-      predict(x, n) {
-        const mean: number[] = [];
-        const variance: number[] = [];
-        const varianceF: number[] = [];
-        for (let r = 0; r < n; r++) {
-          const m = model.moments(x, r * data.d);
-          mean.push(m.mean);
-          variance.push(m.variance);
-          varianceF.push(m.varianceF);
-        }
-        return { mean, variance, varianceF };
-      },
+      predict: (x, n) => predictiveMomentRows(model, x, n, data.d),
     };
   },
 };
