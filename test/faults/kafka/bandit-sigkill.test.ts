@@ -1,14 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { BanditDecider } from '../../../bandit/kafka/bandit-decider.js';
-import { BanditLearner } from '../../../bandit/kafka/bandit-learner.js';
 import type { BanditLearnerEvent } from '../../../bandit/kafka/bandit-learner-event.js';
-import { createBanditPolicy, type BanditPolicyConfig } from '../../../bandit/kafka/create-bandit-policy.js';
+import type { BanditPolicyConfig } from '../../../bandit/kafka/create-bandit-policy.js';
 import type { LoggedDecision } from '../../../bandit/kafka/logged-decision.js';
-import { KafkaSnapshotStore } from '../../../connectors/kafka/kafka-snapshot-store.js';
 import { ThompsonPolicy } from '../../../src/bandit/thompson-policy.js';
-import { decodeSnapshot } from '../../../src/core/decode-snapshot.js';
-import { Rng } from '../../../src/rng/rng.js';
-import { readRecords, ServiceProcess, suiteBroker, unique, waitFor } from '../../kafka/helpers.js';
+import { ServiceProcess, suiteBroker, unique, waitFor } from '../../kafka/helpers.js';
+import { banditTopics, expectUninterruptedPolicy, learnerServiceArgs, loggedDecisions, LogisticRewardWorld, publishedPolicy } from './bandit-fault-world.js';
 
 const ARMS = 3;
 const D = 3;
@@ -44,46 +41,33 @@ describe('bandit backend: SIGKILL of the learner and of a decider (real broker)'
   const { port, admin } = suiteBroker();
 
   it.each(CASES)('%i partition(s): loses no decision, resolves each exactly once and ends at the uninterrupted posterior', async (partitions, POLICY) => {
-    const prefix = unique('kbandit-kill');
-    const topics = { decisions: `${prefix}.decisions`, rewards: `${prefix}.rewards` };
-    const stateTopic = `${prefix}.state`;
-    const learnerArgs = ['--decisions', topics.decisions, '--rewards', topics.rewards, '--model', 'live', '--state-topic', stateTopic, '--policy', JSON.stringify(POLICY),
-      '--reward-window-ms', String(WINDOW_MS), '--expired-reward', '0', '--snapshot-every', '15', '--partitions', String(partitions), '--session-timeout-ms', '6000', '--no-metrics'];
+    const topics = banditTopics(unique('kbandit-kill'));
+    const learnerArgs = learnerServiceArgs(topics, POLICY, { windowMs: WINDOW_MS, snapshotEvery: 15, partitions });
     let learner = new ServiceProcess<BanditLearnerEvent>(learnerArgs, 'bandit:learn');
     await waitFor(() => learner.events.some((e) => e.type === 'restored'), `the learner to start (stderr: ${learner.stderr})`, 60_000);
-    const deciders = await Promise.all([0, 1].map(() => BanditDecider.start(port, { decisionsTopic: topics.decisions, policyTopic: stateTopic, model: 'live' })));
+    const deciders = await Promise.all([0, 1].map(() => BanditDecider.start(port, { decisionsTopic: topics.decisions, policyTopic: topics.state, model: 'live' })));
     await Promise.all(deciders.map((d) => d.loaded()));
 
-    const environment = Rng.fromSeed(17);
-    const weights = [[-0.5, 1, 0], [0, -1, 1], [0.3, 0, -1]];
+    const world = await LogisticRewardWorld.open(port, topics.rewards, 17);
     const answered: LoggedDecision[] = [];
-    const producer = port.producer();
-    await producer.connect();
-    const rewardOf = (d: LoggedDecision): number => {
-      const f = weights[d.arm].reduce((sum, w, j) => sum + w * d.context[j], 0);
-      return Number(environment.nextDouble() < 1 / (1 + Math.exp(-f)));
-    };
-    const sendRewards = async (decisions: readonly LoggedDecision[]): Promise<void> => {
-      await producer.send({ topic: topics.rewards, acks: -1, messages: decisions.map((d) => ({ key: d.decisionId, value: JSON.stringify({ decisionId: d.decisionId, reward: rewardOf(d) }) })) });
-    };
 
     // A third decider in its own process, SIGKILLed with requests in flight, right after its 30th decision is logged and before it is answered: its answered decisions get rewards.
-    const third = new ServiceProcess<{ type: 'decided'; decision: LoggedDecision }>(['--decisions', topics.decisions, '--policy-topic', stateTopic, '--model', 'live', '--kill-after', '30'], undefined, 'test/faults/kafka/bandit-decider-process.mjs');
+    const third = new ServiceProcess<{ type: 'decided'; decision: LoggedDecision }>(['--decisions', topics.decisions, '--policy-topic', topics.state, '--model', 'live', '--kill-after', '30'], undefined, 'test/faults/kafka/bandit-decider-process.mjs');
     expect((await third.exited).signal).toBe('SIGKILL');
     const thirdAnswered = third.events.map((e) => e.decision);
     answered.push(...thirdAnswered);
-    await sendRewards(thirdAnswered);
+    await world.sendRewards(thirdAnswered);
 
     let killedAt = -1;
     for (let round = 0; round < ROUNDS; round++) {
-      const contexts = Array.from({ length: PER_ROUND }, () => [1, environment.normal(), environment.normal()]);
+      const contexts = Array.from({ length: PER_ROUND }, () => world.context());
       const made = (await Promise.all(deciders.map((decider, k) => Promise.all(contexts.filter((_, i) => i % 2 === k).map((x) => decider.decide(x)))))).flat();
       answered.push(...made);
       const kill = killedAt < 0 && learner.events.filter((e) => e.type === 'checkpoint' && e.learned > 0).length >= 2;
-      const sending = (async () => { for (let start = 0; start < made.length; start += 10) await sendRewards(made.slice(start, start + 10)); })();
+      const sending = (async () => { for (let start = 0; start < made.length; start += 10) await world.sendRewards(made.slice(start, start + 10)); })();
       if (kill) {
         // Mid-stream: while this round's rewards arrive, some learned since the last snapshot, some not yet read.
-        await new Promise((resolve) => setTimeout(resolve, 20 + environment.nextDouble() * 200));
+        await new Promise((resolve) => setTimeout(resolve, 20 + world.environment.nextDouble() * 200));
         await learner.kill();
         killedAt = round;
         learner = new ServiceProcess<BanditLearnerEvent>(learnerArgs, 'bandit:learn');
@@ -94,10 +78,7 @@ describe('bandit backend: SIGKILL of the learner and of a decider (real broker)'
     expect(killedAt).toBeLessThan(ROUNDS - 1);
 
     // No decision lost: every answered one is logged; ids unique; three instances.
-    const logged = (await admin.fetchTopicOffsets(topics.decisions)).reduce((sum, o) => sum + Number(o.high), 0);
-    const records = await readRecords(port, topics.decisions, logged);
-    const byId = new Map(records.map((r) => [r.key!, JSON.parse(r.value!.toString()) as LoggedDecision]));
-    expect(byId.size).toBe(logged);
+    const { logged, byId } = await loggedDecisions(port, admin, topics.decisions);
     for (const d of answered) expect(byId.get(d.decisionId)).toEqual(d);
     expect(new Set([...byId.values()].map((d) => d.instance)).size).toBe(3);
     expect(logged - answered.length, 'decisions logged and never answered (the killed decider\'s): at least its 30th').toBeGreaterThanOrEqual(1);
@@ -109,12 +90,10 @@ describe('bandit backend: SIGKILL of the learner and of a decider (real broker)'
     expect(await learner.stop()).toEqual({ code: 0, signal: null });
     expect(learner.stderr).toBe('');
     for (const d of deciders) await d.stop();
-    await producer.disconnect();
+    await world.close();
     expect((await admin.fetchTopicOffsets(`${topics.rewards}.dlq`)).map((o) => Number(o.high)), 'no reward dead-lettered (none duplicate, late or unknown)').toEqual(new Array<number>(partitions).fill(0));
 
-    const store = await KafkaSnapshotStore.open(port, { topic: stateTopic });
-    const { snapshot: killed, meta } = decodeSnapshot((await store.latest('live/global'))!);
-    await store.close();
+    const { snapshot: killed, meta } = await publishedPolicy(port, topics.state);
     expect(meta.rewards).toBe(logged);
     if (POLICY.kind === 'thompson') {
       const perArm = new Array<number>(ARMS).fill(0);
@@ -122,18 +101,7 @@ describe('bandit backend: SIGKILL of the learner and of a decider (real broker)'
       expect(ThompsonPolicy.restore(killed).models.map((m) => m.recordsSeen)).toEqual(perArm);
     }
 
-    // The same topics read by one learner without interruption (its window never closes: it applies the killed learner's expiry markers from the log).
-    const referenceStore = await KafkaSnapshotStore.open(port, { topic: `${prefix}.reference` });
-    const reference = new BanditLearner(port, referenceStore, { decisionsTopic: topics.decisions, rewardsTopic: topics.rewards, model: 'reference', createPolicy: () => createBanditPolicy(POLICY), rewardWindowMs: 1e9 });
-    let failure: Error | undefined;
-    await reference.start((error) => { failure = error; });
-    await waitFor(() => reference.learned === logged && reference.pendingCount === 0, `the reference learner (${reference.learned} of ${logged})`, 90_000);
-    const uninterrupted = reference.currentPolicy.snapshot();
-    await reference.stop();
-    await referenceStore.close();
-    expect(failure).toBeUndefined();
-    expect(Object.keys(killed.arrays).sort()).toEqual(Object.keys(uninterrupted.arrays).sort());
-    for (const [name, values] of Object.entries(uninterrupted.arrays)) expect(Array.from(killed.arrays[name]), name).toEqual(Array.from(values));
-    expect(killed.header.models).toEqual(uninterrupted.header.models);
+    // The same topics read by one learner without interruption (it applies the killed learner's expiry markers from the log).
+    await expectUninterruptedPolicy(port, topics, POLICY, logged, partitions, killed);
   }, 400_000);
 });
