@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay, performance, type EventLoopUtilization } from 'node:perf_hooks';
 import { Rng } from '../src/rng/rng.js';
 import { families } from '../src/registry.js';
@@ -25,6 +27,7 @@ import { formatCount } from './measure.js';
 const N = Number(process.env.KAFKA_BENCH_RECORDS ?? 200_000);
 const D = 10;
 const PARTITIONS = 4;
+const vbstreamCli = fileURLToPath(new URL('../cli/vbstream.js', import.meta.url));
 const CLIENTS = (process.env.KAFKA_BENCH_CLIENTS ?? 'kafkajs,platformatic').split(',') as NonNullable<KafkaConnection['client']>[];
 
 interface ClientFigures {
@@ -66,6 +69,15 @@ async function produce(port: KafkaPort, topic: string, values: readonly string[]
   await Promise.all(inFlight);
   const ms = performance.now() - start;
   await producer.disconnect();
+  return (N / ms) * 1000;
+}
+
+/** Records/s of `vbstream kafka:produce --synthetic N --dim 9` (p = 10 with the intercept) from spawning the CLI to its exit, start-up included. */
+function produceCommand(bootstrap: string, client: string, topic: string): number {
+  const start = performance.now();
+  const run = spawnSync(process.execPath, [vbstreamCli, 'kafka:produce', '--brokers', bootstrap, '--topic', topic, '--partitions', String(PARTITIONS), '--synthetic', String(N), '--dim', String(D - 1), '--kafka-client', client], { encoding: 'utf8' });
+  const ms = performance.now() - start;
+  if (run.status !== 0) throw new Error(`vbstream kafka:produce failed: ${run.stderr}`);
   return (N / ms) * 1000;
 }
 
@@ -117,6 +129,7 @@ async function benchClient(bootstrap: string, client: NonNullable<KafkaConnectio
   const producedCold = await produce(port, `${topic}.cold`, values);
   const produced = await produce(port, topic, values);
   const largeSendMs = await oneLargeSend(port, `${topic}.cold`, values);
+  const producedByCommand = produceCommand(bootstrap, client, `${topic}.command`);
   const consumed = await consumeLoop(port, topic);
 
   const store = await KafkaSnapshotStore.open(port, { topic: `${topic}.snapshots` });
@@ -167,6 +180,7 @@ async function benchClient(bootstrap: string, client: NonNullable<KafkaConnectio
   const p99 = delay.percentile(99) / 1e6;
   process.stdout.write(`${client}: ${family} (p = ${D}, JSON, ${formatCount(N)} records, ${PARTITIONS} partitions, one process):\n`);
   process.stdout.write(`  produce (acks=all, 1k per send, 8 in flight): ${formatCount(produced)} records/s (the same ${formatCount(N)} records just before, cold: ${formatCount(producedCold)} records/s)\n`);
+  process.stdout.write(`  vbstream kafka:produce --synthetic ${N} (sends of 5,000, idempotent, one at a time; process start-up included): ${formatCount(producedByCommand)} records/s\n`);
   process.stdout.write(`  one send of 20,000 records to one partition (acks=all): ${largeSendMs.toFixed(0)} ms\n`);
   process.stdout.write(`  plain consume loop (eachBatch, resolve only):  ${formatCount(consumed)} records/s\n`);
   process.stdout.write(`  consume + decode + learn + snapshots:          ${formatCount(learned)} records/s (${(learnMs / 1000).toFixed(2)} s from the first assignment to the last commit; group join ${((firstRestore - startedAt) / 1000).toFixed(2)} s before); ${(learned / consumed).toFixed(2)}× the plain loop\n`);

@@ -1,17 +1,19 @@
 import type { Producer } from 'kafkajs';
 import type { PortOutgoingMessage, ProducerPort } from './kafka-port.js';
+import { produceSlices } from './produce-slices.js';
 
 /** Most records per kafkajs send: its per-partition grouping copies the partition's list for every record (O(n²) in a send's records). */
 export const KAFKAJS_SEND_SLICE = 1_000;
 
 /**
  * {@link ProducerPort} on a kafkajs producer that cuts a large send into consecutive slices of at
- * most {@link KAFKAJS_SEND_SLICE} records, so kafkajs's grouping costs O(n·slice) instead of O(n²)
- * (20,000 records to one partition: 200M element copies in one send). The slices go one after the
- * other: kafkajs sends concurrent requests in no fixed order (a real-broker test saw a partition's
- * records reordered), and a send keeps its records' order within each partition. The send resolves
- * to the slices' record metadata, in order, and rejects at the first slice that fails (the slices
- * before it are written, as some partitions of a failed kafkajs send spanning brokers may be).
+ * most {@link KAFKAJS_SEND_SLICE} records and about 512 KiB ({@link produceSlices}): kafkajs's
+ * grouping then costs O(n·slice) instead of O(n²) (20,000 records to one partition: 200M element
+ * copies in one send), and no request exceeds the broker's `message.max.bytes`. The slices go one
+ * after the other: kafkajs sends concurrent requests in no fixed order (a real-broker test saw a
+ * partition's records reordered), and a send keeps its records' order within each partition. The
+ * send resolves to the slices' record metadata, in order, and rejects at the first slice that fails
+ * (the slices before it are written, as some partitions of a failed kafkajs send spanning brokers may be).
  */
 export class KafkajsProducer implements ProducerPort {
   constructor(private readonly producer: Pick<Producer, 'connect' | 'disconnect' | 'send'>) {}
@@ -25,12 +27,10 @@ export class KafkajsProducer implements ProducerPort {
   }
 
   async send(record: { topic: string; messages: PortOutgoingMessage[]; acks?: number; timeout?: number }): Promise<unknown> {
-    const { messages } = record;
-    if (messages.length <= KAFKAJS_SEND_SLICE) return this.producer.send(record);
+    const slices = produceSlices(record.messages, KAFKAJS_SEND_SLICE);
+    if (slices.length <= 1) return this.producer.send(record);
     const metadata: unknown[] = [];
-    for (let first = 0; first < messages.length; first += KAFKAJS_SEND_SLICE) {
-      metadata.push(...await this.producer.send({ ...record, messages: messages.slice(first, first + KAFKAJS_SEND_SLICE) }));
-    }
+    for (const messages of slices) metadata.push(...await this.producer.send({ ...record, messages }));
     return metadata;
   }
 }

@@ -2,6 +2,7 @@ import { Producer, type MessageToProduce, type ProducerOptions } from '@platform
 import { defaultPartition } from './default-partition.js';
 import type { PortHeaders, PortOutgoingMessage, ProducerPort } from './kafka-port.js';
 import { platformaticFailure } from './platformatic-failure.js';
+import { produceSlices } from './produce-slices.js';
 
 type Message = MessageToProduce<Buffer, Buffer, Buffer, Buffer>;
 
@@ -10,8 +11,10 @@ type Message = MessageToProduce<Buffer, Buffer, Buffer, Buffer>;
  * the explicit partition, else Kafka's default partitioner on the key ({@link defaultPartition},
  * the Java client's and kafkajs's choice; the client's own differs), else round robin — groups
  * them per partition in one O(n) pass (order kept within each partition) and sends each partition's
- * records as a request of its own, at once: the client retries a failed request whole, so a
- * request spanning partitions would write again the records of the partitions that succeeded.
+ * records as requests of its own — the partitions at once, a partition's requests of about 512 KiB
+ * ({@link produceSlices}, under the broker's `message.max.bytes`) one after the other: the client
+ * retries a failed request whole, so a request spanning partitions would write again the records of
+ * the partitions that succeeded.
  * An idempotent producer (or `maxInFlightRequests: 1`) sends one request at a time, in call order:
  * the client numbers a partition's sequences only when a send is acknowledged.
  */
@@ -45,19 +48,31 @@ export class PlatformaticProducer implements ProducerPort {
   private async sendNow(record: { topic: string; messages: PortOutgoingMessage[]; acks?: number }): Promise<unknown> {
     const { topic } = record;
     const partitions = (await this.client.metadata({ topics: [topic] })).topics.get(topic)?.partitionsCount ?? 1;
-    const perPartition: Message[][] = Array.from({ length: partitions }, () => []);
+    const perPartition: PortOutgoingMessage[][] = Array.from({ length: partitions }, () => []);
+    const keys = new Map<PortOutgoingMessage, Buffer | undefined>();
     let next = this.roundRobin.get(topic) ?? 0;
     for (const message of record.messages) {
       const key = message.key === undefined || message.key === null ? undefined : toBuffer(message.key);
+      keys.set(message, key);
       let partition = message.partition;
       if (partition === undefined) partition = key === undefined ? next++ % partitions : defaultPartition(key, partitions);
-      perPartition[partition].push({
-        topic, partition, key, value: message.value === null ? undefined : toBuffer(message.value), headers: message.headers === undefined ? undefined : headersOf(message.headers),
-      });
+      perPartition[partition].push(message);
     }
     this.roundRobin.set(topic, next % partitions);
     const acks = record.acks ?? -1;
-    return Promise.all(perPartition.filter((messages) => messages.length > 0).map((messages) => this.client.send({ messages, acks })));
+    const sendPartition = async (partition: number, messages: PortOutgoingMessage[]): Promise<unknown[]> => {
+      const acknowledged: unknown[] = [];
+      for (const slice of produceSlices(messages)) {
+        acknowledged.push(await this.client.send({
+          acks,
+          messages: slice.map((message): Message => ({
+            topic, partition, key: keys.get(message), value: message.value === null ? undefined : toBuffer(message.value), headers: message.headers === undefined ? undefined : headersOf(message.headers),
+          })),
+        }));
+      }
+      return acknowledged;
+    };
+    return (await Promise.all(perPartition.map((messages, partition) => (messages.length === 0 ? [] : sendPartition(partition, messages))))).flat();
   }
 }
 

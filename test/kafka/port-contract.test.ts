@@ -124,6 +124,22 @@ describe.each<Client>(['kafkajs', 'platformatic'])('KafkaPort contract on the re
     }
   });
 
+  it('one send of 3 MB to one partition (three times the broker\'s default message.max.bytes) is written whole, in order', async () => {
+    const topic = unique(`contract-${client}`);
+    await admin.createTopics({ topics: [{ topic, numPartitions: 1, replicationFactor: 1 }], waitForLeaders: true });
+    const producer = port.producer({ idempotent: true, maxInFlightRequests: 1 });
+    await producer.connect();
+    const pad = 'x'.repeat(1_500);
+    const sent = Array.from({ length: 2_000 }, (_, i) => ({ value: `${i} ${pad}` }));
+    await producer.send({ topic, acks: -1, messages: sent });
+    await producer.disconnect();
+    const { consumer, batches } = await consume(port, topic, unique('contract-group'));
+    await waitFor(() => batches.reduce((n, b) => n + b.messages.length, 0) >= sent.length, 'every record back');
+    await close(consumer);
+    const byOffset = new Map(batches.flatMap((b) => b.messages.map((m) => [Number(m.offset), m.value?.toString().split(' ')[0]] as const)));
+    expect([...byOffset].sort(([a], [b]) => a - b).map(([, i]) => Number(i))).toEqual(sent.map((_, i) => i));
+  });
+
   it('eachBatch: batches of one partition with its end offset; unresolved records are fetched again', async () => {
     const topic = await topicWith(2, 50);
     let refused = false;

@@ -1,0 +1,34 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { produceSlices } from '../../../connectors/kafka/produce-slices.js';
+import type { PortOutgoingMessage } from '../../../connectors/kafka/kafka-port.js';
+
+const sizeOf = (m: PortOutgoingMessage): number => 24 + Buffer.byteLength((m.key as string | undefined) ?? '') + Buffer.byteLength(m.value as string);
+
+describe('produceSlices', () => {
+  it('keeps every record once, in order, each slice within the count and about 512 KiB (a larger record alone)', () => {
+    fc.assert(fc.property(fc.array(fc.record({ key: fc.option(fc.string(), { nil: undefined }), length: fc.oneof(fc.nat(2_000), fc.nat(700_000)) }), { maxLength: 300 }), fc.integer({ min: 1, max: 50 }), (specs, maxCount) => {
+      const messages: PortOutgoingMessage[] = specs.map(({ key, length }, i) => ({ key, value: `${i}:`.padEnd(length, 'v') }));
+      const slices = produceSlices(messages, maxCount);
+      expect(slices.flat()).toEqual(messages);
+      for (const slice of slices) {
+        expect(slice.length).toBeGreaterThan(0);
+        expect(slice.length).toBeLessThanOrEqual(maxCount);
+        const bytes = slice.reduce((n, m) => n + sizeOf(m), 0);
+        if (slice.length > 1) expect(bytes).toBeLessThanOrEqual(524_288);
+      }
+      for (let k = 1; k < slices.length; k++) {
+        const previous = slices[k - 1];
+        const room = previous.length < maxCount && previous.reduce((n, m) => n + sizeOf(m), 0) + sizeOf(slices[k][0]) <= 524_288;
+        expect(room, 'a slice ends only when the next record would not fit').toBe(false);
+      }
+    }), { numRuns: 200 });
+  });
+
+  it('counts header names and values, repeated ones included, and UTF-8 bytes of strings', () => {
+    const header = 'h'.repeat(100_000);
+    const withHeaders: PortOutgoingMessage = { value: 'é'.repeat(100_000), headers: { a: [header, Buffer.alloc(100_000)], b: undefined } };
+    expect(produceSlices([withHeaders, withHeaders])).toHaveLength(2); // 2 × (200,000 + 200,000 + framing) > 512 KiB
+    expect(produceSlices([{ value: 'x'.repeat(200_000) }, { value: 'x'.repeat(200_000) }])).toHaveLength(1);
+  });
+});
