@@ -1,22 +1,23 @@
 /**
- * out[o + i·n + j] += Σ_{q<k} a[ao + i·lda + q]·src[s + q·n + j] for i < m, j < n: a row-major m×k block of
- * A (row stride lda) times k rows of a row-major matrix of width n, added to m rows of `out` (width n).
+ * out[o + i·ld + j] += Σ_{q<k} a[ao + i·lda + q]·src[s + q·ld + j] for i < m, j < n: a row-major m×k block of
+ * A (row stride lda) times an n-column block of k rows of a row-major matrix (row stride ld, n by default),
+ * added to an n-column block of m rows of `out` (row stride ld).
  * Register-tiled 4×4 (each loaded value used four times, sixteen running sums); every entry starts from
  * its value in `out` and adds its k terms one by one in order q = 0, 1, …, so the result is bit for bit
  * that of the plain triple loop whatever m and n. `out` must not overlap the rows of `src` read.
  */
 export function gemmNnAccumulate(out: Float64Array, o: number, a: Float64Array, ao: number, lda: number, src: Float64Array, s: number,
-  m: number, k: number, n: number): void {
+  m: number, k: number, n: number, ld = n): void {
   let i = 0;
   for (; i + 3 < m; i += 4) {
     const a0 = ao + i * lda;
     const a1 = a0 + lda;
     const a2 = a1 + lda;
     const a3 = a2 + lda;
-    const o0 = o + i * n;
-    const o1 = o0 + n;
-    const o2 = o1 + n;
-    const o3 = o2 + n;
+    const o0 = o + i * ld;
+    const o1 = o0 + ld;
+    const o2 = o1 + ld;
+    const o3 = o2 + ld;
     let j = 0;
     for (; j + 3 < n; j += 4) {
       let c00 = out[o0 + j];
@@ -36,7 +37,7 @@ export function gemmNnAccumulate(out: Float64Array, o: number, a: Float64Array, 
       let c32 = out[o3 + j + 2];
       let c33 = out[o3 + j + 3];
       for (let q = 0; q < k; q++) {
-        const r = s + q * n + j;
+        const r = s + q * ld + j;
         const b0 = src[r];
         const b1 = src[r + 1];
         const b2 = src[r + 2];
@@ -85,7 +86,7 @@ export function gemmNnAccumulate(out: Float64Array, o: number, a: Float64Array, 
       let c2 = out[o2 + j];
       let c3 = out[o3 + j];
       for (let q = 0; q < k; q++) {
-        const b = src[s + q * n + j];
+        const b = src[s + q * ld + j];
         c0 += a[a0 + q] * b;
         c1 += a[a1 + q] * b;
         c2 += a[a2 + q] * b;
@@ -99,7 +100,7 @@ export function gemmNnAccumulate(out: Float64Array, o: number, a: Float64Array, 
   }
   for (; i < m; i++) {
     const ai = ao + i * lda;
-    const oi = o + i * n;
+    const oi = o + i * ld;
     let j = 0;
     for (; j + 3 < n; j += 4) {
       let c0 = out[oi + j];
@@ -107,7 +108,7 @@ export function gemmNnAccumulate(out: Float64Array, o: number, a: Float64Array, 
       let c2 = out[oi + j + 2];
       let c3 = out[oi + j + 3];
       for (let q = 0; q < k; q++) {
-        const r = s + q * n + j;
+        const r = s + q * ld + j;
         const x = a[ai + q];
         c0 += x * src[r];
         c1 += x * src[r + 1];
@@ -121,7 +122,7 @@ export function gemmNnAccumulate(out: Float64Array, o: number, a: Float64Array, 
     }
     for (; j < n; j++) {
       let c = out[oi + j];
-      for (let q = 0; q < k; q++) c += a[ai + q] * src[s + q * n + j];
+      for (let q = 0; q < k; q++) c += a[ai + q] * src[s + q * ld + j];
       out[oi + j] = c;
     }
   }

@@ -176,7 +176,7 @@ export class InducingConditional {
         meanSolve[a] = sum / lk[a * M + a];
       }
       lhat.set(p.L);
-      solveLowerRows(lk, M, lhat, M, this.scratch);
+      solveLowerRows(lk, M, lhat, M, this.scratch, 'lower');
     }
     this.finishMarginals(p, this.whitenedMean(p), this.whitenedFactor(p), n);
   }
@@ -262,10 +262,10 @@ export class InducingConditional {
     if (covariance) {
       // row b of L̃ᵀ against row a of W̃
       for (let b = 0; b < M; b++) for (let k = 0; k < M; k++) scratch[b * M + k] = lTilde[k * M + b];
-      gemmNt(gradient.L, M, w, scratch, M, M, M, true);
+      gemmNt(gradient.L, M, w, scratch, M, M, M, true, 'upper');
       for (let a = 0; a < M; a++) for (let b = 0; b <= a; b++) gradient.L[a * M + b] *= 2;
     }
-    gemmNt(work, M, lTilde, lTilde, M, M, M, true);
+    gemmNt(work, M, lTilde, lTilde, M, M, M, true, 'lower');
     for (let a = 0; a < M; a++) {
       for (let b = 0; b < a; b++) work[b * M + a] = work[a * M + b];
       work[a * M + a] -= 1;
@@ -290,9 +290,10 @@ export class InducingConditional {
     const gm = gradient.m;
     const gL = gradient.L;
     if (hyper) {
-      gemmNt(work, M, gL, lhat, M, M, M, false);
-      for (let a = 0; a < M; a++) for (let b = 0; b < M; b++) work[a * M + b] += gm[a] * meanSolve[b];
-      solveLowerTransposedTiled(lk, M, work, M, scratch);
+      // only the lower triangle of Lk⁻ᵀ(…) is kept, and it needs only the lower triangle of (…)
+      gemmNt(work, M, gL, lhat, M, M, M, true, 'lower');
+      for (let a = 0; a < M; a++) for (let b = 0; b <= a; b++) work[a * M + b] += gm[a] * meanSolve[b];
+      solveLowerTransposedTiled(lk, M, work, M, scratch, 'lower');
       for (let a = 0; a < M; a++) for (let b = 0; b <= a; b++) lbar[a * M + b] -= work[a * M + b];
     }
     for (let a = M - 1; a >= 0; a--) {
@@ -300,7 +301,7 @@ export class InducingConditional {
       for (let b = a + 1; b < M; b++) sum -= lk[b * M + a] * gm[b];
       gm[a] = sum / lk[a * M + a];
     }
-    solveLowerTransposedTiled(lk, M, gL, M, scratch);
+    solveLowerTransposedTiled(lk, M, gL, M, scratch, 'lower');
     for (let a = 0; a < M; a++) for (let b = a + 1; b < M; b++) gL[a * M + b] = 0;
   }
 
@@ -314,15 +315,15 @@ export class InducingConditional {
     const { lk, kuuBar, work, lbar } = this;
     kuuBar.fill(0);
     // P = Φ(Lkᵀ L̄k) into work
-    lowerTransposedTimesTiled(work, lbar, lk, M, M, this.scratch);
+    lowerTransposedTimesTiled(work, lbar, lk, M, M, this.scratch, 'lower');
     for (let a = 0; a < M; a++) {
       work[a * M + a] *= 0.5;
       for (let b = a + 1; b < M; b++) work[a * M + b] = 0;
     }
-    // G = Lk⁻ᵀ P Lk⁻¹: first X = P Lk⁻¹ as Xᵀ = Lk⁻ᵀPᵀ, then Lk⁻ᵀ X.
+    // G = Lk⁻ᵀ P Lk⁻¹: first X = P Lk⁻¹ as Xᵀ = Lk⁻ᵀPᵀ (upper triangular, as Pᵀ is), then Lk⁻ᵀ X.
     const transposed = this.transposed;
     for (let a = 0; a < M; a++) for (let b = 0; b < M; b++) transposed[b * M + a] = work[a * M + b];
-    solveLowerTransposedTiled(lk, M, transposed, M, this.scratch);
+    solveLowerTransposedTiled(lk, M, transposed, M, this.scratch, 'upper');
     for (let a = 0; a < M; a++) for (let b = 0; b < M; b++) work[a * M + b] = transposed[b * M + a];
     solveLowerTransposedTiled(lk, M, work, M, this.scratch);
     for (let a = 0; a < M; a++) {
