@@ -144,7 +144,31 @@ export class InducingConditional {
       mu[i] = p.meanConstant;
       v[i] = s2;
     }
-    for (let a = 0; a < M; a++) {
+    // four rows of B and T per pass over the batch, each μ_i and v_i still updated in the order of a
+    let a = 0;
+    for (; a + 3 < M; a += 4) {
+      const r0 = a * n;
+      const r1 = r0 + n;
+      const r2 = r1 + n;
+      const r3 = r2 + n;
+      const m0 = mTilde[a];
+      const m1 = mTilde[a + 1];
+      const m2 = mTilde[a + 2];
+      const m3 = mTilde[a + 3];
+      for (let i = 0; i < n; i++) {
+        const b0 = solved[r0 + i];
+        const b1 = solved[r1 + i];
+        const b2 = solved[r2 + i];
+        const b3 = solved[r3 + i];
+        const t0 = t[r0 + i];
+        const t1 = t[r1 + i];
+        const t2 = t[r2 + i];
+        const t3 = t[r3 + i];
+        mu[i] = mu[i] + b0 * m0 + b1 * m1 + b2 * m2 + b3 * m3;
+        v[i] = v[i] - b0 * b0 + t0 * t0 - b1 * b1 + t1 * t1 - b2 * b2 + t2 * t2 - b3 * b3 + t3 * t3;
+      }
+    }
+    for (; a < M; a++) {
       const row = a * n;
       const ma = mTilde[a];
       for (let i = 0; i < n; i++) {
