@@ -266,7 +266,31 @@ export class InducingConditional {
       for (let b = a + 1; b < M; b++) sum -= lk[b * M + a] * alpha[b];
       alpha[a] = sum / lk[a * M + a];
     }
-    for (let a = 0; a < M; a++) {
+    // two rows per pass over the batch (two independent sums, g_μ and g_v loaded once)
+    let a = 0;
+    for (; a + 1 < M; a += 2) {
+      const r0 = a * n;
+      const r1 = r0 + n;
+      const alpha0 = alpha[a];
+      const alpha1 = alpha[a + 1];
+      let sum0 = 0;
+      let sum1 = 0;
+      for (let i = 0; i < n; i++) {
+        const b0 = solved[r0 + i];
+        const b1 = solved[r1 + i];
+        const g = gmu[i];
+        const h = gv[i];
+        sum0 += b0 * g;
+        sum1 += b1 * g;
+        dmat[r0 + i] = b0 * h;
+        dmat[r1 + i] = b1 * h;
+        kufBar[r0 + i] = alpha0 * g;
+        kufBar[r1 + i] = alpha1 * g;
+      }
+      gB[a] = sum0;
+      gB[a + 1] = sum1;
+    }
+    if (a < M) {
       const row = a * n;
       const alphaA = alpha[a];
       let sum = 0;
