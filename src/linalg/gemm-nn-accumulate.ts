@@ -3,9 +3,9 @@
  * A (row stride lda) times an n-column block of k rows of a row-major matrix (row stride ld, n by default),
  * added to an n-column block of m rows of `out` (row stride ld).
  * Register-tiled 4×8 (each loaded value of A used eight times, of the matrix four; 32 running sums), then 4×4
- * for the last columns; every entry starts from
- * its value in `out` and adds its k terms one by one in order q = 0, 1, …, so the result is bit for bit
- * that of the plain triple loop whatever m and n. `out` must not overlap the rows of `src` read.
+ * for the last columns; every entry starts from its value in `out` and adds its k terms one by one in order
+ * q = 0, 1, …, so the result is bit for bit that of the plain triple loop whatever m and n. `out` must not
+ * overlap the rows of `src` read.
  */
 export function gemmNnAccumulate(out: Float64Array, o: number, a: Float64Array, ao: number, lda: number, src: Float64Array, s: number,
   m: number, k: number, n: number, ld = n): void {
