@@ -57,20 +57,17 @@ export class RbfKernel {
   }
 
   /**
-   * K(A, B) (na×nb, row-major) for row-major inputs A (na×d) and B (nb×d). For K(A, A) (the same array
-   * and count) only the upper triangle is evaluated and mirrored; otherwise in register tiles of four rows
-   * of A by four rows of B (each loaded coordinate used four times). Either way each entry's sum runs over
-   * the dimensions in order, so the entries are bit for bit those of the plain double loop.
+   * K(A, B) (na×nb, row-major) for row-major inputs A (na×d) and B (nb×d), in register tiles of four rows
+   * of A by four rows of B (each loaded coordinate used four times). For K(A, A) (the same array and count)
+   * only the tiles on and above the diagonal are evaluated and the upper triangle mirrored (the squared
+   * differences, and so the entries, are exactly symmetric). Each entry's sum runs over the dimensions in
+   * order, so the entries are bit for bit those of the plain double loop.
    */
   cross(a: Float64Array, na: number, b: Float64Array, nb: number, out: Float64Array): void {
     this.refresh();
     const d = this.dim;
     const s2 = this.variance;
-    if (a === b && na === nb) {
-      for (let i = 0; i < na; i++) for (let k = i; k < nb; k++) out[i * nb + k] = s2 * Math.exp(-0.5 * this.scaledDistance(a, i * d, b, k * d));
-      for (let i = 1; i < na; i++) for (let k = 0; k < i; k++) out[i * nb + k] = out[k * nb + i];
-      return;
-    }
+    const symmetric = a === b && na === nb;
     const w = this.inverseSquaredLengthscales;
     let i = 0;
     for (; i + 3 < na; i += 4) {
@@ -82,7 +79,7 @@ export class RbfKernel {
       const o1 = o0 + nb;
       const o2 = o1 + nb;
       const o3 = o2 + nb;
-      let k = 0;
+      let k = symmetric ? i : 0;
       for (; k + 3 < nb; k += 4) {
         const b0 = k * d;
         const b1 = b0 + d;
@@ -166,7 +163,8 @@ export class RbfKernel {
       }
       for (let r = i; r < i + 4; r++) for (let c = k; c < nb; c++) out[r * nb + c] = s2 * Math.exp(-0.5 * this.scaledDistance(a, r * d, b, c * d));
     }
-    for (; i < na; i++) for (let c = 0; c < nb; c++) out[i * nb + c] = s2 * Math.exp(-0.5 * this.scaledDistance(a, i * d, b, c * d));
+    for (; i < na; i++) for (let c = symmetric ? i : 0; c < nb; c++) out[i * nb + c] = s2 * Math.exp(-0.5 * this.scaledDistance(a, i * d, b, c * d));
+    if (symmetric) for (let r = 1; r < na; r++) for (let c = 0; c < r; c++) out[r * nb + c] = out[c * nb + r];
   }
 
   /** Σ_j (a[ai + j] − b[bk + j])²/ℓ_j², over the dimensions in order. */

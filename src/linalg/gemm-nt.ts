@@ -2,9 +2,12 @@
  * out[i·ldo + j] = Σ_{q<n} x[i·n + q]·y[j·n + q] (X Yᵀ for row-major X, m×n, and Y, p×n) for i < m and j < p,
  * or only j ≤ i when `lower` (nothing above the diagonal is written). Register-tiled 4×4 (sixteen running
  * sums, each loaded value used four times); every entry's sum runs over q in order from 0, so the result is
- * bit for bit that of the plain dot product whatever m, p and n.
+ * bit for bit that of the plain dot product whatever m, p and n. With `yTriangle`, Y is square (p = n) and
+ * triangular with exact zeros off its triangle, X finite: the zero terms of a 4×4 tile's columns are skipped
+ * ('lower': q < j + 4; 'upper': q ≥ j), which changes no bit (a sum from +0 is never −0, so adding ±0 keeps it).
  */
-export function gemmNt(out: Float64Array, ldo: number, x: Float64Array, y: Float64Array, m: number, p: number, n: number, lower: boolean): void {
+export function gemmNt(out: Float64Array, ldo: number, x: Float64Array, y: Float64Array, m: number, p: number, n: number, lower: boolean,
+  yTriangle?: 'lower' | 'upper'): void {
   let i = 0;
   for (; i + 3 < m; i += 4) {
     const x0 = i * n;
@@ -18,6 +21,8 @@ export function gemmNt(out: Float64Array, ldo: number, x: Float64Array, y: Float
     const end = lower ? Math.min(p, i + 4) : p;
     let j = 0;
     for (; j + 3 < end; j += 4) {
+      const from = yTriangle === 'upper' ? j : 0;
+      const to = yTriangle === 'lower' ? Math.min(n, j + 4) : n;
       const y0 = j * n;
       const y1 = y0 + n;
       const y2 = y1 + n;
@@ -38,7 +43,7 @@ export function gemmNt(out: Float64Array, ldo: number, x: Float64Array, y: Float
       let c31 = 0;
       let c32 = 0;
       let c33 = 0;
-      for (let q = 0; q < n; q++) {
+      for (let q = from; q < to; q++) {
         const a0 = x[x0 + q];
         const a1 = x[x1 + q];
         const a2 = x[x2 + q];
@@ -86,17 +91,20 @@ export function gemmNt(out: Float64Array, ldo: number, x: Float64Array, y: Float
     }
     for (let r = 0; r < 4; r++) {
       const last = lower ? Math.min(p, i + r + 1) : p;
-      for (let c = j; c < last; c++) out[(i + r) * ldo + c] = dotRows(x, (i + r) * n, y, c * n, n);
+      for (let c = j; c < last; c++) out[(i + r) * ldo + c] = dotRows(x, (i + r) * n, y, c * n, n, c, yTriangle);
     }
   }
   for (; i < m; i++) {
     const last = lower ? Math.min(p, i + 1) : p;
-    for (let j = 0; j < last; j++) out[i * ldo + j] = dotRows(x, i * n, y, j * n, n);
+    for (let j = 0; j < last; j++) out[i * ldo + j] = dotRows(x, i * n, y, j * n, n, j, yTriangle);
   }
 }
 
-function dotRows(x: Float64Array, xa: number, y: Float64Array, ya: number, n: number): number {
+/** Σ_q x[xa + q]·y[ya + q] over q < n, or over row j of a triangular Y's own triangle. */
+function dotRows(x: Float64Array, xa: number, y: Float64Array, ya: number, n: number, j: number, yTriangle: 'lower' | 'upper' | undefined): number {
+  const from = yTriangle === 'upper' ? j : 0;
+  const to = yTriangle === 'lower' ? Math.min(n, j + 1) : n;
   let sum = 0;
-  for (let q = 0; q < n; q++) sum += x[xa + q] * y[ya + q];
+  for (let q = from; q < to; q++) sum += x[xa + q] * y[ya + q];
   return sum;
 }

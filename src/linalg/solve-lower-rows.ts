@@ -5,13 +5,16 @@ import { gemmNnAccumulate } from './gemm-nn-accumulate.js';
  * right-hand side), in blocks of four rows: the block −= L[block, before]·X[before] by the register-tiled
  * {@link gemmNnAccumulate} (with −L written into `negated`, n×n scratch), then the block's own triangle in
  * one pass along its rows (row i −= L[i, k]·row k for the earlier rows k of the block, in order, × 1/L[i, i]).
- * No allocation.
+ * No allocation. With `part` 'lower', for square lower-triangular B (then X = L⁻¹B is lower triangular), only the
+ * entries on and below the diagonal are computed (a block of rows i < end takes the columns j < end), each bit
+ * for bit as in the full solve, and the zeros above it stay zero.
  */
-export function solveLowerRows(l: Float64Array, n: number, b: Float64Array, cols: number, negated: Float64Array): void {
+export function solveLowerRows(l: Float64Array, n: number, b: Float64Array, cols: number, negated: Float64Array, part?: 'lower'): void {
   for (let e = 0; e < n * n; e++) negated[e] = -l[e];
   let a0 = 0;
   for (; a0 + 3 < n; a0 += 4) {
-    gemmNnAccumulate(b, a0 * cols, negated, a0 * n, n, b, 0, 4, a0, cols);
+    const last = part === 'lower' ? Math.min(cols, a0 + 4) : cols;
+    gemmNnAccumulate(b, a0 * cols, negated, a0 * n, n, b, 0, 4, a0, last, cols);
     const r0 = a0 * n;
     const r1 = r0 + n;
     const r2 = r1 + n;
@@ -30,7 +33,7 @@ export function solveLowerRows(l: Float64Array, n: number, b: Float64Array, cols
     const o1 = o0 + cols;
     const o2 = o1 + cols;
     const o3 = o2 + cols;
-    for (let c = 0; c < cols; c++) {
+    for (let c = 0; c < last; c++) {
       const x0 = b[o0 + c] * i0;
       const x1 = (b[o1 + c] - l10 * x0) * i1;
       const x2 = (b[o2 + c] - l20 * x0 - l21 * x1) * i2;

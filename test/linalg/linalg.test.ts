@@ -43,6 +43,27 @@ describe('linalg on flat arrays', () => {
     expect(logDetCholesky(l, 3)).toBeCloseTo(Math.log(36), 12);
   });
 
+  it('cholesky (four rows at a time) equals the plain row-by-row loop bit for bit', () => {
+    for (const n of [1, 2, 3, 4, 5, 7, 8, 9, 13, 17]) {
+      let state = 7 + n;
+      const next = (): number => { state = (Math.imul(state, 1664525) + 1013904223) >>> 0; return state / 2 ** 32 - 0.5; };
+      const b = Float64Array.from({ length: n * n }, next);
+      const a = new Float64Array(n * n);
+      for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) for (let k = 0; k < n; k++) a[i * n + j] += b[i * n + k] * b[j * n + k] + (i === j && k === 0 ? 0.5 : 0);
+      const plain = new Float64Array(n * n);
+      for (let i = 0; i < n; i++) {
+        for (let j = 0; j <= i; j++) {
+          let sum = a[i * n + j];
+          for (let k = 0; k < j; k++) sum -= plain[i * n + k] * plain[j * n + k];
+          plain[i * n + j] = i === j ? Math.sqrt(sum) : sum / plain[j * n + j];
+        }
+      }
+      const l = new Float64Array(n * n).fill(9);
+      expect(cholesky(a, n, l)).toBe(0);
+      expect(Array.from(l)).toEqual(Array.from(plain));
+    }
+  });
+
   it('cholesky adds jitter to a singular PSD matrix and reports it', () => {
     const a = Float64Array.of(1, 1, 1, 1);
     const l = new Float64Array(4);

@@ -97,4 +97,69 @@ describe('register-tiled kernels (the sparse GP\'s O(BM²) passes)', () => {
       expectClose(out, naive, { rel: 1e-12, abs: 1e-12 }, 'Lᵀ·src');
     });
   }
+
+  it('gemmNnAccumulate on a column block (row stride ld > n) touches only that block, bit for bit the plain loop', () => {
+    const [m, k, n, ld] = [6, 5, 7, 11];
+    const a = random(m * k, 10);
+    const src = random(k * ld, 11);
+    const start = random(m * ld, 12);
+    const out = start.slice();
+    gemmNnAccumulate(out, 2, a, 0, k, src, 3, m, k, n, ld);
+    const naive = start.slice();
+    for (let i = 0; i < m; i++) {
+      for (let j = 0; j < n; j++) {
+        let c = naive[2 + i * ld + j];
+        for (let q = 0; q < k; q++) c += a[i * k + q] * src[3 + q * ld + j];
+        naive[2 + i * ld + j] = c;
+      }
+    }
+    expect(bits(out)).toEqual(bits(naive));
+  });
+
+  for (const M of [1, 3, 4, 6, 9, 13]) {
+    it(`M = ${M}: the triangle-restricted kernels give the entries of the full ones bit for bit`, () => {
+      const l = lower(M, 13);
+      const lowerB = lower(M, 14);
+      const upperB = new Float64Array(M * M);
+      for (let a = 0; a < M; a++) for (let b = 0; b < M; b++) upperB[a * M + b] = lowerB[b * M + a];
+      const dense = random(M * M, 15);
+      const inLower = (e: number) => e % M <= Math.floor(e / M);
+      const lowerBits = (v: Float64Array) => bits(Float64Array.from(v, (x, e) => (inLower(e) ? x : 0)));
+
+      const full = lowerB.slice();
+      solveLowerRows(l, M, full, M, new Float64Array(M * M));
+      const part = lowerB.slice();
+      solveLowerRows(l, M, part, M, new Float64Array(M * M), 'lower');
+      expect(bits(part)).toEqual(bits(full));
+
+      const fullT = dense.slice();
+      solveLowerTransposedTiled(l, M, fullT, M, new Float64Array(M * M));
+      const partT = dense.slice();
+      solveLowerTransposedTiled(l, M, partT, M, new Float64Array(M * M), 'lower');
+      expect(lowerBits(partT)).toEqual(lowerBits(fullT));
+
+      const fullU = upperB.slice();
+      solveLowerTransposedTiled(l, M, fullU, M, new Float64Array(M * M));
+      const partU = upperB.slice();
+      solveLowerTransposedTiled(l, M, partU, M, new Float64Array(M * M), 'upper');
+      expect(bits(partU)).toEqual(bits(fullU));
+
+      const fullP = new Float64Array(M * M);
+      lowerTransposedTimesTiled(fullP, lowerB, l, M, M, new Float64Array(M * M));
+      const partP = random(M * M, 16);
+      lowerTransposedTimesTiled(partP, lowerB, l, M, M, new Float64Array(M * M), 'lower');
+      expect(lowerBits(partP)).toEqual(lowerBits(fullP));
+      for (let a = 0; a < M; a++) for (let b = a - (a % 4) + 4; b < M; b++) expect(partP[a * M + b]).toBe(0);
+
+      for (const isLower of [false, true]) {
+        for (const [y, triangle] of [[lowerB, 'lower'], [upperB, 'upper']] as const) {
+          const whole = new Float64Array(M * M);
+          gemmNt(whole, M, dense, y, M, M, M, isLower);
+          const skipped = new Float64Array(M * M);
+          gemmNt(skipped, M, dense, y, M, M, M, isLower, triangle);
+          expect(bits(skipped)).toEqual(bits(whole));
+        }
+      }
+    });
+  }
 });

@@ -144,7 +144,31 @@ export class InducingConditional {
       mu[i] = p.meanConstant;
       v[i] = s2;
     }
-    for (let a = 0; a < M; a++) {
+    // four rows of B and T per pass over the batch, each μ_i and v_i still updated in the order of a
+    let a = 0;
+    for (; a + 3 < M; a += 4) {
+      const r0 = a * n;
+      const r1 = r0 + n;
+      const r2 = r1 + n;
+      const r3 = r2 + n;
+      const m0 = mTilde[a];
+      const m1 = mTilde[a + 1];
+      const m2 = mTilde[a + 2];
+      const m3 = mTilde[a + 3];
+      for (let i = 0; i < n; i++) {
+        const b0 = solved[r0 + i];
+        const b1 = solved[r1 + i];
+        const b2 = solved[r2 + i];
+        const b3 = solved[r3 + i];
+        const t0 = t[r0 + i];
+        const t1 = t[r1 + i];
+        const t2 = t[r2 + i];
+        const t3 = t[r3 + i];
+        mu[i] = mu[i] + b0 * m0 + b1 * m1 + b2 * m2 + b3 * m3;
+        v[i] = v[i] - b0 * b0 + t0 * t0 - b1 * b1 + t1 * t1 - b2 * b2 + t2 * t2 - b3 * b3 + t3 * t3;
+      }
+    }
+    for (; a < M; a++) {
       const row = a * n;
       const ma = mTilde[a];
       for (let i = 0; i < n; i++) {
@@ -176,7 +200,7 @@ export class InducingConditional {
         meanSolve[a] = sum / lk[a * M + a];
       }
       lhat.set(p.L);
-      solveLowerRows(lk, M, lhat, M, this.scratch);
+      solveLowerRows(lk, M, lhat, M, this.scratch, 'lower');
     }
     this.finishMarginals(p, this.whitenedMean(p), this.whitenedFactor(p), n);
   }
@@ -242,7 +266,31 @@ export class InducingConditional {
       for (let b = a + 1; b < M; b++) sum -= lk[b * M + a] * alpha[b];
       alpha[a] = sum / lk[a * M + a];
     }
-    for (let a = 0; a < M; a++) {
+    // two rows per pass over the batch (two independent sums, g_μ and g_v loaded once)
+    let a = 0;
+    for (; a + 1 < M; a += 2) {
+      const r0 = a * n;
+      const r1 = r0 + n;
+      const alpha0 = alpha[a];
+      const alpha1 = alpha[a + 1];
+      let sum0 = 0;
+      let sum1 = 0;
+      for (let i = 0; i < n; i++) {
+        const b0 = solved[r0 + i];
+        const b1 = solved[r1 + i];
+        const g = gmu[i];
+        const h = gv[i];
+        sum0 += b0 * g;
+        sum1 += b1 * g;
+        dmat[r0 + i] = b0 * h;
+        dmat[r1 + i] = b1 * h;
+        kufBar[r0 + i] = alpha0 * g;
+        kufBar[r1 + i] = alpha1 * g;
+      }
+      gB[a] = sum0;
+      gB[a + 1] = sum1;
+    }
+    if (a < M) {
       const row = a * n;
       const alphaA = alpha[a];
       let sum = 0;
@@ -262,10 +310,10 @@ export class InducingConditional {
     if (covariance) {
       // row b of L̃ᵀ against row a of W̃
       for (let b = 0; b < M; b++) for (let k = 0; k < M; k++) scratch[b * M + k] = lTilde[k * M + b];
-      gemmNt(gradient.L, M, w, scratch, M, M, M, true);
+      gemmNt(gradient.L, M, w, scratch, M, M, M, true, 'upper');
       for (let a = 0; a < M; a++) for (let b = 0; b <= a; b++) gradient.L[a * M + b] *= 2;
     }
-    gemmNt(work, M, lTilde, lTilde, M, M, M, true);
+    gemmNt(work, M, lTilde, lTilde, M, M, M, true, 'lower');
     for (let a = 0; a < M; a++) {
       for (let b = 0; b < a; b++) work[b * M + a] = work[a * M + b];
       work[a * M + a] -= 1;
@@ -290,9 +338,10 @@ export class InducingConditional {
     const gm = gradient.m;
     const gL = gradient.L;
     if (hyper) {
-      gemmNt(work, M, gL, lhat, M, M, M, false);
-      for (let a = 0; a < M; a++) for (let b = 0; b < M; b++) work[a * M + b] += gm[a] * meanSolve[b];
-      solveLowerTransposedTiled(lk, M, work, M, scratch);
+      // only the lower triangle of Lk⁻ᵀ(…) is kept, and it needs only the lower triangle of (…)
+      gemmNt(work, M, gL, lhat, M, M, M, true, 'lower');
+      for (let a = 0; a < M; a++) for (let b = 0; b <= a; b++) work[a * M + b] += gm[a] * meanSolve[b];
+      solveLowerTransposedTiled(lk, M, work, M, scratch, 'lower');
       for (let a = 0; a < M; a++) for (let b = 0; b <= a; b++) lbar[a * M + b] -= work[a * M + b];
     }
     for (let a = M - 1; a >= 0; a--) {
@@ -300,7 +349,7 @@ export class InducingConditional {
       for (let b = a + 1; b < M; b++) sum -= lk[b * M + a] * gm[b];
       gm[a] = sum / lk[a * M + a];
     }
-    solveLowerTransposedTiled(lk, M, gL, M, scratch);
+    solveLowerTransposedTiled(lk, M, gL, M, scratch, 'lower');
     for (let a = 0; a < M; a++) for (let b = a + 1; b < M; b++) gL[a * M + b] = 0;
   }
 
@@ -314,15 +363,15 @@ export class InducingConditional {
     const { lk, kuuBar, work, lbar } = this;
     kuuBar.fill(0);
     // P = Φ(Lkᵀ L̄k) into work
-    lowerTransposedTimesTiled(work, lbar, lk, M, M, this.scratch);
+    lowerTransposedTimesTiled(work, lbar, lk, M, M, this.scratch, 'lower');
     for (let a = 0; a < M; a++) {
       work[a * M + a] *= 0.5;
       for (let b = a + 1; b < M; b++) work[a * M + b] = 0;
     }
-    // G = Lk⁻ᵀ P Lk⁻¹: first X = P Lk⁻¹ as Xᵀ = Lk⁻ᵀPᵀ, then Lk⁻ᵀ X.
+    // G = Lk⁻ᵀ P Lk⁻¹: first X = P Lk⁻¹ as Xᵀ = Lk⁻ᵀPᵀ (upper triangular, as Pᵀ is), then Lk⁻ᵀ X.
     const transposed = this.transposed;
     for (let a = 0; a < M; a++) for (let b = 0; b < M; b++) transposed[b * M + a] = work[a * M + b];
-    solveLowerTransposedTiled(lk, M, transposed, M, this.scratch);
+    solveLowerTransposedTiled(lk, M, transposed, M, this.scratch, 'upper');
     for (let a = 0; a < M; a++) for (let b = 0; b < M; b++) work[a * M + b] = transposed[b * M + a];
     solveLowerTransposedTiled(lk, M, work, M, this.scratch);
     for (let a = 0; a < M; a++) {
