@@ -7,7 +7,7 @@ import { syntheticLogistic } from './synthetic-logistic.js';
 /**
  * What the live page costs the process: (1) the coefficient summary the monitor takes with the
  * posterior summary (at most once a second): top 10 by |mean| and 32 posterior draws of
- * vb-logit-online, next to `summary()` (whose condition number is an O(d³) eigendecomposition), at
+ * vb-logit-online, next to `summary()` (whose condition number needs the O(d³) eigenvalues), at
  * d = 10, 100, 400; (2) one live frame (read from the registry every 500 ms) with 16 partitions.
  * Medians of wall time (each call right after a one-record update, as in the monitor); the ratios say how the page's share compares to what the monitor already
  * spends.

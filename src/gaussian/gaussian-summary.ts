@@ -5,8 +5,8 @@ import { trace } from '../linalg/trace.js';
 import type { GaussianPosterior } from './gaussian-posterior.js';
 
 /**
- * Monitoring scalars of a Gaussian posterior: ‖w‖, ln|V|, Tr V, the condition number of V (an
- * O(d³) eigendecomposition, so call it at snapshot or scrape time, not per record) and the data
+ * Monitoring scalars of a Gaussian posterior: ‖w‖, ln|V|, Tr V, the condition number of V (its
+ * eigenvalues, O(d³), so call it at snapshot or scrape time, not per record) and the data
  * size it represents.
  */
 export function gaussianSummary(posterior: Pick<GaussianPosterior, 'w' | 'V' | 'logDetV'>, dim: number, effectiveDataSize: number): PosteriorSummary {

@@ -26,5 +26,6 @@ export { solveLowerTransposed } from './solve-lower-transposed.js';
 export { solveLowerTransposedRows } from './solve-lower-transposed-rows.js';
 export { solveLowerTransposedTiled } from './solve-lower-transposed-tiled.js';
 export { symmetricEigen } from './symmetric-eigen.js';
+export { symmetricEigenvalues } from './symmetric-eigenvalues.js';
 export { symmetricRank1Update } from './symmetric-rank1-update.js';
 export { trace } from './trace.js';
