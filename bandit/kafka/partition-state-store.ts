@@ -76,11 +76,14 @@ const decoder = new TextDecoder();
  * chunks it names, so a crash before the head is durable leaves the previous state whole. The
  * chunks of the head before (the one this store wrote or restored) are removed once the new head is
  * durable (where the store can remove); a crash in between leaves them unreferenced, never half of
- * a state. A restore that finds a chunk removed under it (a newer head landed while it read) reads
- * the newer head instead.
+ * a state. Those are found when the partition is restored (where the store can list its keys) and
+ * removed once this store's first head for it is durable. A restore that finds a chunk removed under
+ * it (a newer head landed while it read) reads the newer head instead.
  */
 export class PartitionStateStore {
   private readonly written = new Map<number, { id: string; count: number }>();
+  /** Per partition, chunk keys found at restore that its head does not name (left by a write that crashed before its head). */
+  private readonly unreferenced = new Map<number, string[]>();
 
   constructor(private readonly store: SnapshotStore, readonly options: PartitionStateStoreOptions) {}
 
@@ -89,7 +92,11 @@ export class PartitionStateStore {
   }
 
   private chunkKey(partition: number, id: string, i: number): string {
-    return `${this.options.model}/learner/${partition}/pending/${id}/${i}`;
+    return `${this.chunkPrefix(partition)}${id}/${i}`;
+  }
+
+  private chunkPrefix(partition: number): string {
+    return `${this.options.model}/learner/${partition}/pending/`;
   }
 
   /** The state as it is now, encoded (synchronously: no reward is half applied in it). */
@@ -108,14 +115,17 @@ export class PartitionStateStore {
     return { partition, head, id, chunks };
   }
 
-  /** Writes the chunks, then the head (the commit), then removes the chunks of the previous head this store wrote or restored. */
+  /** Writes the chunks, then the head (the commit), then removes the chunks of the previous head this store wrote or restored, and those no head named at restore. */
   async write(state: EncodedPartitionState): Promise<void> {
     const { partition, id, chunks } = state;
     for (const [i, chunk] of chunks.entries()) await this.store.save(this.chunkKey(partition, id, i), chunk);
     await this.store.save(this.headKey(partition), state.head);
     const previous = this.written.get(partition);
     this.written.set(partition, { id, count: chunks.length });
-    if (previous !== undefined && this.store.remove !== undefined) for (let i = 0; i < previous.count; i++) await this.store.remove(this.chunkKey(partition, previous.id, i));
+    if (this.store.remove === undefined) return;
+    if (previous !== undefined) for (let i = 0; i < previous.count; i++) await this.store.remove(this.chunkKey(partition, previous.id, i));
+    for (const key of this.unreferenced.get(partition) ?? []) await this.store.remove(key);
+    this.unreferenced.delete(partition);
   }
 
   /**
@@ -140,8 +150,17 @@ export class PartitionStateStore {
       }
       const pending = PendingDecisions.fromJson(JSON.parse(decoder.decode(json)) as JsonValue, this.options.remember);
       this.written.set(partition, { id: meta.pendingChunks.id, count: meta.pendingChunks.count });
+      await this.findUnreferenced(partition, meta.pendingChunks.id);
       return { policy, pending, decisionsNext: meta.decisionsOffset, rewardsNext: meta.rewardsOffset, learned: meta.learned };
     }
+  }
+
+  /** Notes the partition's chunk keys of another id than the restored head's, to remove after the next write. */
+  private async findUnreferenced(partition: number, id: string): Promise<void> {
+    if (this.store.keys === undefined) return;
+    const prefix = this.chunkPrefix(partition);
+    const mine = `${prefix}${id}/`;
+    this.unreferenced.set(partition, (await this.store.keys()).filter((key) => key.startsWith(prefix) && !key.startsWith(mine)));
   }
 
   /** The pending decisions' JSON from the chunks a head names, or undefined when one is missing or the lengths do not add up. */

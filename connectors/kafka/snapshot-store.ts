@@ -8,4 +8,6 @@ export interface SnapshotStore {
   latest(key: string): Promise<Uint8Array | undefined>;
   /** Forgets a key (a tombstone on a compacted topic), where the store can; resolves once durable. */
   remove?(key: string): Promise<void>;
+  /** Every key with a value (as of the call), where the store can list them. */
+  keys?(): Promise<string[]>;
 }

@@ -22,6 +22,9 @@ class LimitedStore implements SnapshotStore {
   async remove(key: string): Promise<void> {
     this.values.delete(key);
   }
+  async keys(): Promise<string[]> {
+    return [...this.values.keys()];
+  }
 }
 
 const decision = (i: number): LoggedDecision => ({
@@ -75,6 +78,29 @@ describe('PartitionStateStore: a partition\'s learner state in records of bounde
     for (const key of [...store.values.keys()]) if (key.startsWith('m/learner/0/pending/')) store.values.delete(key);
     expect(chunk).toBeDefined();
     await expect(states.read(0, 1)).rejects.toThrow(SnapshotError);
+  });
+
+  it('removes the chunks a crashed write left unreferenced once the next owner\'s state is durable, and no other partition\'s', async () => {
+    const store = new LimitedStore(4_096);
+    const states = new PartitionStateStore(store, options);
+    await states.write(states.encode(0, state(100)));
+    await states.write(states.encode(3, state(100)));
+    const crashing = new PartitionStateStore({ save: async (key, bytes) => { if (key === 'm/learner/0') throw new Error('crash'); await store.save(key, bytes); }, latest: (key) => store.latest(key) }, options);
+    await expect(crashing.write(crashing.encode(0, state(200)))).rejects.toThrow('crash');
+    await expect(crashing.write(crashing.encode(0, state(250)))).rejects.toThrow('crash');
+    const chunksOf = (p: number): string[] => [...store.values.keys()].filter((key) => key.startsWith(`m/learner/${p}/pending/`));
+    const ids = (p: number): Set<string> => new Set(chunksOf(p).map((key) => key.split('/')[4]));
+    expect(ids(0).size, 'the state and two crashed writes').toBe(3);
+    const partition3 = chunksOf(3);
+
+    const next = new PartitionStateStore(store, options);
+    const restored = (await next.read(0, 4))!;
+    expect(restored.decisionsNext).toBe(100);
+    expect(ids(0).size, 'nothing removed before the new state is durable').toBe(3);
+    await next.write(next.encode(0, restored));
+    expect(ids(0).size, 'only the new state\'s chunks').toBe(1);
+    expect((await new PartitionStateStore(store, options).read(0, 4))!.pending.toJson()).toEqual(restored.pending.toJson());
+    expect(chunksOf(3)).toEqual(partition3);
   });
 
   it('reads the newer head when the chunks of the one it read are removed under it (a writer superseded it meanwhile)', async () => {

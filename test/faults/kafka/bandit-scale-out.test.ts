@@ -3,7 +3,9 @@ import { BanditDecider } from '../../../bandit/kafka/bandit-decider.js';
 import type { BanditLearnerEvent } from '../../../bandit/kafka/bandit-learner-event.js';
 import type { BanditPolicyConfig } from '../../../bandit/kafka/create-bandit-policy.js';
 import type { LoggedDecision } from '../../../bandit/kafka/logged-decision.js';
+import { KafkaSnapshotStore } from '../../../connectors/kafka/kafka-snapshot-store.js';
 import { ThompsonPolicy } from '../../../src/bandit/thompson-policy.js';
+import { decodeSnapshot } from '../../../src/core/decode-snapshot.js';
 import { ServiceProcess, suiteBroker, unique, waitFor } from '../../kafka/helpers.js';
 import { banditTopics, expectUninterruptedPolicy, learnerServiceArgs, loggedDecisions, LogisticRewardWorld, publishedPolicy } from './bandit-fault-world.js';
 
@@ -89,6 +91,15 @@ describe('bandit learner scale-out: two learners on four partitions, one SIGKILL
     expect((await admin.fetchTopicOffsets(`${topics.rewards}.dlq`)).map((o) => Number(o.high)), 'no reward dead-lettered (none duplicate, late or unknown)').toEqual(new Array<number>(PARTITIONS).fill(0));
 
     const { snapshot: merged, meta } = await publishedPolicy(port, topics.state);
+    // Each partition's pending chunks are those of its head: whatever the killed learner left half written was removed.
+    const stateStore = await KafkaSnapshotStore.open(port, { topic: topics.state });
+    const keys = await stateStore.keys();
+    for (let p = 0; p < PARTITIONS; p++) {
+      const head = decodeSnapshot((await stateStore.latest(`live/learner/${p}`))!).meta as { pendingChunks: { id: string; count: number } };
+      const chunks = keys.filter((key) => key.startsWith(`live/learner/${p}/pending/`)).sort();
+      expect(chunks, `partition ${p}`).toEqual(Array.from({ length: head.pendingChunks.count }, (_, i) => `live/learner/${p}/pending/${head.pendingChunks.id}/${i}`).sort());
+    }
+    await stateStore.close();
     expect(meta).toMatchObject({ rewards: logged, pending: 0, partitions: [0, 1, 2, 3] });
     const perArm = new Array<number>(ARMS).fill(0);
     for (const d of byId.values()) perArm[d.arm]++;
