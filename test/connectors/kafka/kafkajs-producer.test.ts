@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KAFKAJS_SEND_SLICE, KafkajsProducer } from '../../../connectors/kafka/kafkajs-producer.js';
+import { KafkajsProducer } from '../../../connectors/kafka/kafkajs-producer.js';
 import type { PortOutgoingMessage } from '../../../connectors/kafka/kafka-port.js';
 
 type Send = { topic: string; messages: PortOutgoingMessage[]; acks?: number };
@@ -26,23 +26,23 @@ const messages = (n: number): PortOutgoingMessage[] => Array.from({ length: n },
 describe('KafkajsProducer', () => {
   it('passes a send of at most one slice to kafkajs as it is', async () => {
     const fake = fakeProducer();
-    const record = { topic: 't', acks: -1, messages: messages(KAFKAJS_SEND_SLICE) };
+    const record = { topic: 't', acks: -1, messages: messages(KafkajsProducer.SLICE) };
     const sent = new KafkajsProducer(fake.producer).send(record);
     expect(fake.sends).toEqual([record]);
     fake.release(0);
-    expect(await sent).toHaveLength(KAFKAJS_SEND_SLICE);
+    expect(await sent).toHaveLength(KafkajsProducer.SLICE);
   });
 
   it('cuts a large send into consecutive slices sent one after the other (order kept), metadata in order', async () => {
     const fake = fakeProducer();
-    const all = messages(2 * KAFKAJS_SEND_SLICE + 7);
+    const all = messages(2 * KafkajsProducer.SLICE + 7);
     const sent = new KafkajsProducer(fake.producer).send({ topic: 't', acks: -1, messages: all });
     for (let i = 0; i < 3; i++) {
       await new Promise((resolve) => setImmediate(resolve));
       expect(fake.sends).toHaveLength(i + 1); // the next slice waits for the previous one's acknowledgement
       fake.release(i);
     }
-    expect(fake.sends.map((s) => s.messages.length)).toEqual([KAFKAJS_SEND_SLICE, KAFKAJS_SEND_SLICE, 7]);
+    expect(fake.sends.map((s) => s.messages.length)).toEqual([KafkajsProducer.SLICE, KafkajsProducer.SLICE, 7]);
     expect(fake.sends.flatMap((s) => s.messages)).toEqual(all);
     expect(fake.sends.every((s) => s.topic === 't' && s.acks === -1)).toBe(true);
     expect(((await sent) as { value: string }[]).map((m) => m.value)).toEqual(all.map((m) => m.value));
@@ -50,7 +50,7 @@ describe('KafkajsProducer', () => {
 
   it('rejects at the first slice that fails and sends nothing after it', async () => {
     const fake = fakeProducer(0);
-    const sent = new KafkajsProducer(fake.producer).send({ topic: 't', messages: messages(2 * KAFKAJS_SEND_SLICE) });
+    const sent = new KafkajsProducer(fake.producer).send({ topic: 't', messages: messages(2 * KafkajsProducer.SLICE) });
     fake.release(0);
     await expect(sent).rejects.toThrow('slice 0 failed');
     expect(fake.sends).toHaveLength(1);
