@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { killIfRunning } from '../helpers/kill-if-running.js';
 import { repoRoot } from '../helpers/reference.js';
 import { parsePrometheusText, type Sample, sampleValue } from '../helpers/prometheus-text.js';
 
@@ -14,10 +15,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 let child: ChildProcessWithoutNullStreams | undefined;
 afterEach(async () => {
-  if (child !== undefined && child.exitCode === null && child.signalCode === null) {
-    child.kill('SIGKILL');
-    await once(child, 'close');
-  }
+  await killIfRunning(child);
   child = undefined;
 });
 

@@ -1,7 +1,6 @@
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
 import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +8,7 @@ import type { Browser } from 'puppeteer-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import type { LiveFrame } from '../../monitoring/live-frame.js';
 import { launchChromium, openLivePage, readCharts, screenshot } from '../helpers/live-page.js';
+import { killIfRunning } from '../helpers/kill-if-running.js';
 import { repoRoot } from '../helpers/reference.js';
 import { createTopic, produceValues, recordJson, ServiceProcess, suiteBroker, syntheticData, unique, waitFor } from './helpers.js';
 
@@ -25,11 +25,7 @@ const dir = mkdtempSync(join(tmpdir(), 'vbstream-live-kafka-'));
 
 afterAll(async () => {
   await browser?.close();
-  if (run !== undefined && run.exitCode === null && run.signalCode === null) {
-    const exited = once(run, 'exit');
-    run.kill('SIGKILL');
-    await exited;
-  }
+  await killIfRunning(run);
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -1,7 +1,6 @@
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
 import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +12,7 @@ import { MetricsServer } from '../../monitoring/metrics-server.js';
 import { PipelineMetrics } from '../../monitoring/pipeline-metrics.js';
 import { Readiness } from '../../monitoring/readiness.js';
 import { launchChromium, openLivePage, readCharts, screenshot } from '../helpers/live-page.js';
+import { killIfRunning } from '../helpers/kill-if-running.js';
 import { repoRoot } from '../helpers/reference.js';
 
 /**
@@ -31,11 +31,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  if (run !== undefined && run.exitCode === null && run.signalCode === null) {
-    const exited = once(run, 'exit');
-    run.kill('SIGKILL');
-    await exited;
-  }
+  await killIfRunning(run);
   rmSync(dir, { recursive: true, force: true });
 });
 
