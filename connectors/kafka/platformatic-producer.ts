@@ -49,13 +49,10 @@ export class PlatformaticProducer implements ProducerPort {
     const { topic } = record;
     const partitions = (await this.client.metadata({ topics: [topic] })).topics.get(topic)?.partitionsCount ?? 1;
     const perPartition: PortOutgoingMessage[][] = Array.from({ length: partitions }, () => []);
-    const keys = new Map<PortOutgoingMessage, Buffer | undefined>();
     let next = this.roundRobin.get(topic) ?? 0;
     for (const message of record.messages) {
-      const key = message.key === undefined || message.key === null ? undefined : toBuffer(message.key);
-      keys.set(message, key);
       let partition = message.partition;
-      if (partition === undefined) partition = key === undefined ? next++ % partitions : defaultPartition(key, partitions);
+      if (partition === undefined) partition = message.key === undefined || message.key === null ? next++ % partitions : defaultPartition(toBuffer(message.key), partitions);
       perPartition[partition].push(message);
     }
     this.roundRobin.set(topic, next % partitions);
@@ -66,7 +63,7 @@ export class PlatformaticProducer implements ProducerPort {
         acknowledged.push(await this.client.send({
           acks,
           messages: slice.map((message): Message => ({
-            topic, partition, key: keys.get(message), value: message.value === null ? undefined : toBuffer(message.value), headers: message.headers === undefined ? undefined : headersOf(message.headers),
+            topic, partition, key: message.key === undefined || message.key === null ? undefined : toBuffer(message.key), value: message.value === null ? undefined : toBuffer(message.value), headers: message.headers === undefined ? undefined : headersOf(message.headers),
           })),
         }));
       }

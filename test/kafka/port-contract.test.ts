@@ -67,7 +67,8 @@ describe.each<Client>(['kafkajs', 'platformatic'])('KafkaPort contract on the re
     expect(cluster.brokers[0].port).toBeGreaterThan(0);
     expect((await admin.fetchTopicOffsets(topic)).sort((a, b) => a.partition - b.partition)).toEqual([0, 1, 2].map((partition) => ({ partition, offset: '5', high: '5', low: '0' })));
     const group = unique('contract-group');
-    const { consumer } = await consume(port, topic, group);
+    const { consumer, joined } = await consume(port, topic, group);
+    await waitFor(() => joined.length > 0, 'the group join'); // kafkajs's run() resolves before it has joined; a commit then races the join
     await consumer.commitOffsets([{ topic, partition: 1, offset: '3' }]);
     await close(consumer);
     const committed = (await admin.fetchOffsets({ groupId: group, topics: [topic] })).map((t) => ({ topic: t.topic, partitions: t.partitions.map(({ partition, offset }) => ({ partition, offset })) }));
