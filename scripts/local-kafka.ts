@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -38,6 +38,10 @@ export interface LocalKafka {
   readonly logFile: string;
   /** Stops the broker (SIGTERM, then SIGKILL after 20 s) and removes its data folder. */
   stop(): Promise<void>;
+  /** Stops the broker process and keeps its data (an outage): `resume` starts it again as it was. */
+  halt(): Promise<void>;
+  /** Starts a halted broker again on the same ports with the same data; resolves once it accepts connections. */
+  resume(): Promise<void>;
 }
 
 /**
@@ -147,28 +151,58 @@ export async function startLocalKafka(options: { timeoutMs?: number; detached?: 
     throw new Error(`formatting KRaft storage failed (exit ${format.status}):\n${format.stdout}\n${format.stderr}`);
   }
   const logFile = join(logDir, 'stdout.log');
-  const out = openSync(logFile, 'a');
-  const child = spawn('java', [...jvm, 'kafka.Kafka', properties], { stdio: ['ignore', out, out], detached: options.detached ?? false });
-  if (options.detached) child.unref();
-  const pid = child.pid as number;
-  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
-  let exited = false;
-  child.once('exit', () => { exited = true; });
-  while (!(await canConnect(plainPort)) || (saslPort !== undefined && !(await canConnect(saslPort))) || (sslPort !== undefined && !(await canConnect(sslPort)))) {
-    if (exited || Date.now() > deadline) {
-      await stopProcess(pid, join(dataDir, 'kraft'));
-      const tail = [logFile, join(logDir, 'server.log')].filter(existsSync).map((f) => readFileSync(f, 'utf8').split('\n').slice(-40).join('\n')).join('\n');
-      rmSync(dataDir, { recursive: true, force: true });
-      throw new Error(`the Kafka broker did not start on 127.0.0.1:${plainPort}${exited ? ' (the JVM exited)' : ''}:\n${tail}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
+  const ports = [plainPort, ...(saslPort === undefined ? [] : [saslPort]), ...(sslPort === undefined ? [] : [sslPort])];
+  const launch = (): Promise<number> => launchBroker([...jvm, 'kafka.Kafka', properties], { logFile, ports, timeoutMs: options.timeoutMs ?? 60_000, detached: options.detached ?? false });
+  let pid: number;
+  try {
+    pid = await launch();
+  } catch (error) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
   }
+  let halted = false;
   return {
-    bootstrap: `127.0.0.1:${plainPort}`, port: plainPort, pid, dataDir, logFile,
+    bootstrap: `127.0.0.1:${plainPort}`, port: plainPort, get pid() { return pid; }, dataDir, logFile,
     saslBootstrap: saslPort === undefined ? undefined : `127.0.0.1:${saslPort}`,
     sslBootstrap: sslPort === undefined ? undefined : `127.0.0.1:${sslPort}`,
     stop: () => stopProcess(pid, dataDir),
+    halt: async () => {
+      await stopProcess(pid);
+      halted = true;
+    },
+    resume: async () => {
+      if (!halted) throw new Error('resume: the broker is not halted');
+      pid = await launch();
+      halted = false;
+    },
   };
+}
+
+/**
+ * Starts the broker's JVM with its output appended to `logFile` and waits (up to `timeoutMs`) until
+ * every listener port accepts connections; resolves to its pid. Throws, with the end of the
+ * broker's logs, if it exits or does not come up in time (the process stopped then).
+ */
+async function launchBroker(args: string[], options: { logFile: string; ports: readonly number[]; timeoutMs: number; detached: boolean }): Promise<number> {
+  const { logFile, ports } = options;
+  const out = openSync(logFile, 'a');
+  const child = spawn('java', args, { stdio: ['ignore', out, out], detached: options.detached });
+  closeSync(out);
+  if (options.detached) child.unref();
+  const pid = child.pid as number;
+  const deadline = Date.now() + options.timeoutMs;
+  let exited = false;
+  child.once('exit', () => { exited = true; });
+  const up = async (): Promise<boolean> => (await Promise.all(ports.map(canConnect))).every(Boolean);
+  while (!(await up())) {
+    if (exited || Date.now() > deadline) {
+      await stopProcess(pid);
+      const tail = [logFile, join(dirname(logFile), 'server.log')].filter(existsSync).map((f) => readFileSync(f, 'utf8').split('\n').slice(-40).join('\n')).join('\n');
+      throw new Error(`the Kafka broker did not start on 127.0.0.1:${ports[0]}${exited ? ' (the JVM exited)' : ''}:\n${tail}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return pid;
 }
 
 async function main(command: string | undefined): Promise<number> {
