@@ -20,6 +20,8 @@ const OFFSET_OUT_OF_RANGE = 1;
 const IDLE_MS = 50;
 /** The wait before the fetch loop starts again after a crash, ms (kafkajs's initial retry time). */
 const RESTART_MS = 300;
+/** The most a partition's fetch size grows to so that a whole record batch fits (the broker's largest message is 1 MiB by default). */
+const MAX_PARTITION_FETCH_BYTES = 64 * 1_048_576;
 
 /**
  * {@link ConsumerPort} on a `@platformatic/kafka` consumer, with kafkajs's `eachBatch` semantics:
@@ -57,6 +59,10 @@ export class PlatformaticConsumer implements ConsumerPort {
   private readonly positions = new Map<string, bigint>();
   private readonly sought = new Map<string, bigint>();
   private readonly paused = new Set<string>();
+  /** Per partition, a fetch size grown past `maxBytesPerPartition` to fit a record batch larger than it. */
+  private readonly fetchBytes = new Map<string, number>();
+  /** Fetch rounds so far: each round's request starts at the next partition (every partition is first in turn). */
+  private rounds = 0;
   private running = false;
   private loop: Promise<void> | undefined;
 
@@ -205,29 +211,47 @@ export class PlatformaticConsumer implements ConsumerPort {
     for (const listener of this.joinListeners) listener({ payload: { memberAssignment } });
   }
 
-  /** One Fetch per leader for the assigned, unpaused partitions, from their positions (or `ahead`). */
+  /**
+   * One Fetch per leader for the assigned, unpaused partitions, from their positions (or `ahead`).
+   * The broker returns a record batch larger than a partition's limit only for the first partition
+   * of a request that has data, so the partitions take turns at being first (rotated each round), and
+   * a partition that came back empty while behind its end gets a larger limit (doubled, up to
+   * 64 MiB) until its batches fit: with a producer's 1 MiB batches every partition still learns each round.
+   */
   private async fetch(ahead: Map<string, bigint>): Promise<Fetched> {
     const generation = this.joins;
     const metadata = await this.client.metadata({ topics: this.topics });
     const requests = new Map<number, FetchRequestTopic[]>();
     const topicNames = new Map<string, string>();
     const requested = new Map<string, bigint>();
-    for (const { topic, partitions } of this.assignment) {
+    const targets = this.assignment.flatMap(({ topic, partitions }) => partitions.map((partition) => ({ topic, partition })));
+    const first = targets.length === 0 ? 0 : this.rounds++ % targets.length;
+    for (let k = 0; k < targets.length; k++) {
+      const { topic, partition } = targets[(first + k) % targets.length];
       const topicMetadata = metadata.topics.get(topic);
       if (topicMetadata === undefined) continue;
       topicNames.set(topicMetadata.id, topic);
-      for (const partition of partitions) {
-        const key = keyOf(topic, partition);
-        const fetchOffset = ahead.get(key) ?? this.positions.get(key);
-        if (this.paused.has(key) || fetchOffset === undefined) continue;
-        requested.set(key, fetchOffset);
-        const leader = topicMetadata.partitions[partition].leader;
-        const topics = requests.get(leader) ?? [];
-        topics.push({ topicId: topicMetadata.id, partitions: [{ partition, fetchOffset, partitionMaxBytes: this.maxBytesPerPartition, currentLeaderEpoch: -1, lastFetchedEpoch: -1 }] });
-        requests.set(leader, topics);
-      }
+      const key = keyOf(topic, partition);
+      const fetchOffset = ahead.get(key) ?? this.positions.get(key);
+      if (this.paused.has(key) || fetchOffset === undefined) continue;
+      requested.set(key, fetchOffset);
+      const leader = topicMetadata.partitions[partition].leader;
+      const topics = requests.get(leader) ?? [];
+      topics.push({ topicId: topicMetadata.id, partitions: [{ partition, fetchOffset, partitionMaxBytes: this.fetchBytes.get(key) ?? this.maxBytesPerPartition, currentLeaderEpoch: -1, lastFetchedEpoch: -1 }] });
+      requests.set(leader, topics);
     }
     const responses = await Promise.all([...requests].map(([node, topics]) => this.client.fetch({ node, topics })));
+    for (const response of responses) {
+      for (const topicResponse of response.responses) {
+        const topic = topicNames.get(topicResponse.topicId) as string;
+        for (const { partitionIndex, errorCode, records, highWatermark } of topicResponse.partitions) {
+          const key = keyOf(topic, partitionIndex);
+          const fetchOffset = requested.get(key);
+          if (errorCode !== 0 || (records?.length ?? 0) > 0 || fetchOffset === undefined || highWatermark <= fetchOffset) continue;
+          this.fetchBytes.set(key, Math.min(MAX_PARTITION_FETCH_BYTES, 2 * (this.fetchBytes.get(key) ?? this.maxBytesPerPartition)));
+        }
+      }
+    }
     return { responses, topicNames, requested, generation };
   }
 

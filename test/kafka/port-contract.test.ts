@@ -141,6 +141,36 @@ describe.each<Client>(['kafkajs', 'platformatic'])('KafkaPort contract on the re
     expect([...byOffset].sort(([a], [b]) => a - b).map(([, i]) => Number(i))).toEqual(sent.map((_, i) => i));
   });
 
+  it('record batches larger than the fetch size per partition: every partition makes progress together', async () => {
+    const partitions = 4;
+    const topic = unique(`contract-${client}`);
+    await admin.createTopics({ topics: [{ topic, numPartitions: partitions, replicationFactor: 1 }], waitForLeaders: true });
+    const producer = port.producer({ idempotent: true, maxInFlightRequests: 1 });
+    await producer.connect();
+    const pad = 'x'.repeat(1_000);
+    for (let send = 0; send < 6; send++) { // one record batch of ~500 KB per partition and send, 8× the consumer's fetch size below
+      await producer.send({ topic, acks: -1, messages: Array.from({ length: 4 * 500 }, (_, i) => ({ partition: i % partitions, value: `${send} ${pad}` })) });
+    }
+    await producer.disconnect();
+    const consumer = port.consumer({ groupId: unique('contract-group'), maxWaitTimeInMs: 100, maxBytesPerPartition: 65_536 });
+    const order: { partition: number; before: number }[] = [];
+    let records = 0;
+    await consumer.connect();
+    await consumer.subscribe({ topics: [topic], fromBeginning: true });
+    await consumer.run({
+      autoCommit: false, eachBatchAutoResolve: true, partitionsConsumedConcurrently: 1,
+      eachBatch: async ({ batch }) => {
+        order.push({ partition: batch.partition, before: records });
+        records += batch.messages.length;
+      },
+    });
+    await waitFor(() => records >= 6 * 4 * 500, 'every record');
+    await close(consumer);
+    // Records delivered before each partition's first batch: a partition left waiting until others are drained would see most of the topic go first.
+    const before = Array.from({ length: partitions }, (_, p) => order.find((b) => b.partition === p)?.before ?? records);
+    expect(Math.max(...before), `records before each partition's first batch: ${before.join(', ')}`).toBeLessThan(records / 4);
+  });
+
   it('eachBatch: batches of one partition with its end offset; unresolved records are fetched again', async () => {
     const topic = await topicWith(2, 50);
     let refused = false;
