@@ -34,6 +34,14 @@ const kafkaSource = z.strictObject({
   maxBytesPerPartition: positiveInt().optional(),
   /** Stop once every assigned partition has caught up with its end (a bounded run). */
   untilCaughtUp: z.boolean().default(false),
+  /** A partition the group has committed an offset for but with no snapshot of this model (another family learned it): `fail` (default: stop with an error naming both) or `from-earliest` (learn this model from the partition's earliest offset). */
+  missingSnapshot: z.enum(['fail', 'from-earliest']).default('fail'),
+  /** Longest Kafka outage ridden out (not ready, writes and fetches retried with backoff) before the run stops with an error, ms; default 300,000. */
+  maxOutageMs: positiveInt().default(300_000),
+  /** Longest a stop (Ctrl-C, SIGTERM, untilCaughtUp) may take to write the final snapshots, commit and leave the group before the run exits 1 saying what was not saved, ms; default 30,000. */
+  shutdownTimeoutMs: positiveInt().default(30_000),
+  /** When a partition's dead letters raise an alarm (a log line, /readyz, the live page): `share` of a window of `window` records; default 0.1 of 1,000. */
+  deadLetterAlarm: z.strictObject({ share: z.number().gt(0).lte(1).default(0.1), window: positiveInt().default(1_000) }).default({ share: 0.1, window: 1_000 }),
   /** Client id the brokers see; default `vbstream-run-<pid>`. */
   clientId: z.string().min(1).optional(),
   /** The Kafka client library: `platformatic` (`@platformatic/kafka`, the default) or `kafkajs`; one consumer group's members all use the same. */

@@ -2,6 +2,7 @@ import type { Writable } from 'node:stream';
 import { createKafkaPort } from '../connectors/kafka/create-kafka-port.js';
 import { KafkaSnapshotStore } from '../connectors/kafka/kafka-snapshot-store.js';
 import { PartitionedLearner } from '../connectors/kafka/partitioned-learner.js';
+import type { LearnerEvent } from '../connectors/kafka/learner-event.js';
 import { reachBrokers } from '../connectors/kafka/reach-brokers.js';
 import { decoderOf } from './decoder-of.js';
 import { kafkaConnectionOf } from './kafka-connection-of.js';
@@ -11,6 +12,21 @@ import type { PipelineMonitor } from './pipeline-monitor.js';
 import type { PipelineResult } from './pipeline-result.js';
 
 const count = (n: number) => Math.round(n).toLocaleString('en-US');
+
+/** How long the snapshot store's clients get to close once the learner has stopped, ms (they may be retrying a broker that is down). */
+const CLOSE_GRACE_MS = 5_000;
+
+/** The one line a learner event is worth on the console, if any: outages, dead-letter alarms, a partition started over. */
+function eventLine(event: LearnerEvent, topic: string): string | undefined {
+  switch (event.type) {
+    case 'brokers-unreachable': return `kafka: the brokers are unreachable (${event.what}: ${event.reason}); not ready, retrying for up to ${count(event.limitMs / 1000)} s (source.maxOutageMs)`;
+    case 'brokers-reachable': return `kafka: the brokers are reachable again after ${(event.outageMs / 1000).toFixed(1)} s; learning resumes where it stood`;
+    case 'dead-letters-alarm': return `dead letters: ${topic} ${event.detail}; not ready until the share falls under source.deadLetterAlarm.share`;
+    case 'dead-letters-normal': return `dead letters: ${topic} ${event.detail}; back under the alarm`;
+    case 'starting-over': return `kafka: partition ${event.partition} has no snapshot of this model (the group had committed offset ${count(event.committed)}); learning it from offset ${count(event.nextOffset)} (source.missingSnapshot: from-earliest)`;
+    default: return undefined;
+  }
+}
 
 /**
  * The Kafka branch of `vbstream run`: a `PartitionedLearner` over `source.topic` in consumer group
@@ -24,7 +40,7 @@ const count = (n: number) => Math.round(n).toLocaleString('en-US');
  */
 export async function runKafkaPipeline(
   config: PipelineConfig & { readonly source: { readonly type: 'kafka' } },
-  io: { out: Writable; onSource(stop: () => void): void },
+  io: { out: Writable; err: Writable; onSource(stop: () => void): void },
   monitor: PipelineMonitor | undefined,
 ): Promise<PipelineResult> {
   const { source, model, snapshots } = config;
@@ -42,6 +58,11 @@ export async function runKafkaPipeline(
     schema: { dim: source.dim, features: config.schema.features, label: config.schema.label, weight: config.schema.weight, maxBytes: source.maxBytes }, decoder,
     snapshotEvery: snapshots.everyRecords, snapshotEveryMs: snapshots.everyMs, sessionTimeoutMs: source.sessionTimeoutMs, maxBytesPerPartition: source.maxBytesPerPartition, chunkSize: config.minibatch.size,
     worker: config.worker, queueCapacity: config.queue.capacity, evaluate: true, metrics: monitor?.metrics, readiness: monitor?.readiness, topics: source.topics,
+    missingSnapshot: source.missingSnapshot, maxOutageMs: source.maxOutageMs, shutdownTimeoutMs: source.shutdownTimeoutMs, deadLetterAlarm: source.deadLetterAlarm,
+    onEvent: (event) => {
+      const line = eventLine(event, source.topic);
+      if (line !== undefined) io.err.write(`${line}\n`);
+    },
   });
   out.write(`vbstream run: Kafka ${source.topic} (group ${source.groupId}, ${source.brokers.join(',')}, ${source.format === 'avro' ? `Avro via ${source.schemaRegistry?.url}` : 'JSON'}) → ${model.family} (d=${source.dim}) per partition ${config.worker ? 'in worker threads' : 'in-process'}; ` +
     `chunks of ${config.minibatch.size}; snapshots every ${count(snapshots.everyRecords ?? 10_000)} records per partition${snapshots.everyMs === undefined ? '' : ` and every ${snapshots.everyMs / 1000} s`} and at its end to ${snapshotTopic} (key ${name}/<partition>); bad records to ${source.topic}.dlq\n`);
@@ -82,20 +103,22 @@ export async function runKafkaPipeline(
   }, config.progress.everyMs);
   try {
     if (source.untilCaughtUp) await admin.connect();
-    await learner.start((error) => {
+    const starting = learner.start((error) => {
       fatal = error;
       stopRequested();
     });
+    await Promise.race([starting, stopped]); // a stop while the brokers are down ends the start too
     await stopped;
   } finally {
     clearInterval(ticker);
     await learner.stop().catch((error: unknown) => { fatal ??= error instanceof Error ? error : new Error(String(error)); });
-    await store.close();
-    if (source.untilCaughtUp) await admin.disconnect();
+    const closing = Promise.allSettled([store.close(), source.untilCaughtUp ? admin.disconnect() : undefined]);
+    await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref())]);
   }
   if (fatal !== undefined) throw fatal;
   line();
   const seconds = (performance.now() - started) / 1000;
-  out.write(`\ndone: ${count(learner.recordsApplied)} records learned in ${seconds.toFixed(1)} s (${count(learner.recordsApplied / Math.max(seconds, 1e-3))}/s), ${deadLetters()} dead letters; snapshots in ${snapshotTopic}\n`);
+  const byReason = Object.entries(learner.deadLettersByReason() ?? {}).filter(([, n]) => n > 0).sort(([, a], [, b]) => b - a).map(([reason, n]) => `${reason} ${count(n)}`);
+  out.write(`\ndone: ${count(learner.recordsApplied)} records learned in ${seconds.toFixed(1)} s (${count(learner.recordsApplied / Math.max(seconds, 1e-3))}/s), ${count(deadLetters())} dead letters${byReason.length === 0 ? '' : ` (${byReason.join(', ')})`}; snapshots in ${snapshotTopic}\n`);
   return { recordsSeen: learner.recordsApplied, badRecords: deadLetters(), snapshot: snapshotTopic };
 }

@@ -33,6 +33,8 @@ export interface LiveFrame {
   readonly lag: { readonly [topicPartition: string]: number };
   readonly deadLetters: { readonly [reason: string]: number };
   readonly queueDepth?: number;
+  /** The readiness conditions not met, with what is wrong (a Kafka outage, a dead-letter alarm, a rebalance), when the view knows the readiness. */
+  readonly notReady?: readonly string[];
   readonly bandit?: {
     readonly decisions?: number;
     readonly arms?: { readonly names: readonly string[]; readonly choices: readonly number[] };

@@ -5,6 +5,7 @@ import type { BanditLiveSource } from './bandit-live-source.js';
 import { BoundedRing } from './bounded-ring.js';
 import type { LiveCalibration, LiveFrame, LiveModelFrame } from './live-frame.js';
 import type { PipelineMetrics } from './pipeline-metrics.js';
+import type { Readiness } from './readiness.js';
 
 /** Options of a `LiveView`. */
 export interface LiveViewOptions {
@@ -21,6 +22,8 @@ export interface LiveViewOptions {
   readonly assetDir?: URL;
   /** Arm choices and cumulative reward of a bandit service. */
   readonly bandit?: BanditLiveSource;
+  /** The service's readiness: conditions not met are shown at the top of the page with what is wrong. */
+  readonly readiness?: Readiness;
   /** Clock of the frames, ms since the epoch; default `Date.now`. */
   readonly now?: () => number;
 }
@@ -59,7 +62,8 @@ const modelKey = (labels: { model?: string | number; partition?: string | number
  * frames in memory (`event: history`) and then one `event: frame` every `everyMs`. A frame
  * ({@link LiveFrame}) is read from the registry of `metrics` — records and their rate, prequential
  * log-loss and Brier score, the calibration histogram, snapshots, dead letters by reason, consumer
- * lag per partition — plus the models' largest coefficients and, for a bandit, its arms. The page
+ * lag per partition — plus the models' largest coefficients, for a bandit its arms, and the
+ * readiness conditions not met (shown at the top of the page). The page
  * is read-only: nothing it can send changes state, it never parses data as HTML, and every
  * response carries a `default-src 'self'` Content-Security-Policy and `nosniff`.
  */
@@ -255,6 +259,7 @@ export class LiveView {
         cumulativeReward: bandit?.cumulativeReward(),
       };
     }
-    return { t, models: frameModels, lag, deadLetters, queueDepth, bandit: banditFrame };
+    const notReady = this.options.readiness?.explain();
+    return { t, models: frameModels, lag, deadLetters, queueDepth, notReady, bandit: banditFrame };
   }
 }

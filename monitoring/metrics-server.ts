@@ -70,7 +70,7 @@ export class MetricsServer {
     if (live !== undefined) return live.handle(request, response, path);
     if (path === '/healthz') return text(200, 'ok\n');
     if (path === '/readyz') {
-      const pending = this.options.readiness.pending();
+      const pending = this.options.readiness.explain();
       return pending.length === 0 ? text(200, 'ready\n') : text(503, `not ready: ${pending.join(', ')}\n`);
     }
     const body = await this.options.metrics.metrics();

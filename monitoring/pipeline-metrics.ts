@@ -55,6 +55,8 @@ export class PipelineMetrics {
   private readonly deadLetters: Counter<'reason'>;
   private readonly combinerSkipped: Counter<'reason'>;
   private readonly consumerLag: Gauge<'topic' | 'partition'>;
+  private readonly deadLetterShare: Gauge<'topic' | 'partition'>;
+  private readonly brokersReachable: Gauge;
   private readonly queueDepth: Gauge;
   private readonly workerBusySeconds: Counter;
 
@@ -95,7 +97,9 @@ export class PipelineMetrics {
     });
     this.deadLetters = new Counter({ name: 'vbstream_dead_letters_total', help: 'Records sent to the dead-letter sink, by reason.', labelNames: ['reason'], registers });
     this.combinerSkipped = new Counter({ name: 'vbstream_combiner_skipped_partitions_total', help: 'Partition snapshots the posterior combiner could not merge (another topic or partition, another family or dimension, unreadable), by error kind.', labelNames: ['reason'], registers });
-    this.consumerLag = new Gauge({ name: 'vbstream_kafka_consumer_lag', help: 'Kafka consumer lag in messages (high watermark minus the committed offset), per topic and partition.', labelNames: ['topic', 'partition'], registers });
+    this.consumerLag = new Gauge({ name: 'vbstream_kafka_consumer_lag', help: 'Kafka consumer lag in messages: the end offset minus the next offset to learn (records not learned yet), per topic and assigned partition.', labelNames: ['topic', 'partition'], registers });
+    this.deadLetterShare = new Gauge({ name: 'vbstream_dead_letter_share', help: 'Share of the records of the last completed window (deadLetterAlarm.window records) of a partition that went to the dead letters.', labelNames: ['topic', 'partition'], registers });
+    this.brokersReachable = new Gauge({ name: 'vbstream_kafka_brokers_reachable', help: '1 while the Kafka brokers answer, 0 during an outage (ridden out for maxOutageMs).', registers });
     this.queueDepth = new Gauge({ name: 'vbstream_worker_queue_depth', help: 'Records waiting for the model (accepted from the source, not yet learned).', registers });
     this.workerBusySeconds = new Counter({ name: 'vbstream_worker_busy_seconds_total', help: 'Seconds worker threads spent running tasks (rate = busy workers).', registers, collect: pull });
     if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix: 'vbstream_' });
@@ -170,6 +174,22 @@ export class PipelineMetrics {
   /** Consumer lag (messages) of a topic partition. */
   setConsumerLag(topic: string, partition: number | string, lag: number): void {
     this.consumerLag.set({ topic, partition: String(partition) }, lag);
+  }
+
+  /** A partition no longer assigned here: its lag and dead-letter share series go. */
+  removeConsumerLag(topic: string, partition: number | string): void {
+    this.consumerLag.remove({ topic, partition: String(partition) });
+    this.deadLetterShare.remove({ topic, partition: String(partition) });
+  }
+
+  /** The dead-letter share of a partition's last window of records. */
+  setDeadLetterShare(topic: string, partition: number | string, share: number): void {
+    this.deadLetterShare.set({ topic, partition: String(partition) }, share);
+  }
+
+  /** Whether the Kafka brokers answer (false during an outage). */
+  setBrokersReachable(reachable: boolean): void {
+    this.brokersReachable.set(reachable ? 1 : 0);
   }
 
   /** Records waiting for the model: accepted from the source, not yet learned (the backpressure queue). */

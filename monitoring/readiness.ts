@@ -6,6 +6,7 @@
  */
 export class Readiness {
   private readonly conditions = new Map<string, boolean>();
+  private readonly details = new Map<string, string>();
 
   constructor(required: readonly string[] = []) {
     for (const name of required) this.require(name);
@@ -16,15 +17,25 @@ export class Readiness {
     if (!this.conditions.has(name)) this.conditions.set(name, false);
   }
 
-  /** Marks a declared condition as met (or no longer met); an undeclared name is refused. */
-  set(name: string, met = true): void {
+  /** Marks a declared condition as met (or no longer met, with what is wrong when known); an undeclared name is refused. */
+  set(name: string, met = true, detail?: string): void {
     if (!this.conditions.has(name)) throw new RangeError(`unknown readiness condition ${JSON.stringify(name)}; declared: ${[...this.conditions.keys()].join(', ')}`);
     this.conditions.set(name, met);
+    if (met || detail === undefined) this.details.delete(name);
+    else this.details.set(name, detail);
   }
 
   /** Conditions not met yet. */
   pending(): string[] {
     return [...this.conditions].filter(([, met]) => !met).map(([name]) => name);
+  }
+
+  /** Conditions not met yet, each with what is wrong where it was told: `dead-letters (partition 0: …)`. */
+  explain(): string[] {
+    return this.pending().map((name) => {
+      const detail = this.details.get(name);
+      return detail === undefined ? name : `${name} (${detail})`;
+    });
   }
 
   get ready(): boolean {

@@ -9,7 +9,7 @@ import type { UpdateEvent } from './update-event.js';
 export interface SnapshotOptions {
   /** Snapshot once this many records (offered, refused included) have passed since the last one. */
   readonly everyRecords?: number;
-  /** Snapshot every this many ms if records have passed since the last one. */
+  /** Snapshot once this many ms have passed since the last snapshot (of any trigger; or since the start) if records have passed since it. */
   readonly everyMs?: number;
   /** Snapshot when the update stream completes (default true) if records passed since the last one. */
   readonly onComplete?: boolean;
@@ -39,8 +39,23 @@ export function snapshots(options: SnapshotOptions = {}): OperatorFunction<Updat
     let last: UpdateEvent | undefined;
     let sinceLast = 0;
     let tail: Promise<void> | undefined;
+    let timer: Subscription | undefined;
+    let ended = false;
+    const arm = (): void => {
+      if (everyMs === undefined || ended) return;
+      timer?.unsubscribe();
+      timer = scheduler.schedule(() => {
+        try {
+          if (last !== undefined && sinceLast > 0) take(last, 'interval');
+          else arm();
+        } catch (error) {
+          subscriber.error(error);
+        }
+      }, everyMs);
+    };
     const take = (event: UpdateEvent, reason: SnapshotReason): void => {
       sinceLast = 0;
+      arm();
       const createdAt = new Date(scheduler.now()).toISOString();
       const state = event.capture();
       const emit = ({ snapshot, recordsSeen, positions }: SnapshotCapture): void => {
@@ -61,18 +76,7 @@ export function snapshots(options: SnapshotOptions = {}): OperatorFunction<Updat
       if (last === undefined) requested = reason;
       else take(last, reason);
     };
-    let timer: Subscription | undefined;
-    if (everyMs !== undefined) {
-      timer = scheduler.schedule(function tick() {
-        try {
-          due('interval');
-        } catch (error) {
-          subscriber.error(error);
-          return;
-        }
-        this.schedule(undefined, everyMs);
-      }, everyMs);
-    }
+    arm();
     const requesting = requests?.subscribe(operatorObserver<SnapshotReason>(subscriber, { next: request, complete: () => undefined }));
     const upstream = source.subscribe(operatorObserver<UpdateEvent>(subscriber, {
       next(event) {
@@ -85,6 +89,7 @@ export function snapshots(options: SnapshotOptions = {}): OperatorFunction<Updat
         } else if (everyRecords !== undefined && sinceLast >= everyRecords) take(event, 'records');
       },
       complete() {
+        ended = true;
         timer?.unsubscribe();
         requesting?.unsubscribe();
         if (onComplete) due('complete');
@@ -93,6 +98,7 @@ export function snapshots(options: SnapshotOptions = {}): OperatorFunction<Updat
       },
     }));
     return () => {
+      ended = true;
       timer?.unsubscribe();
       requesting?.unsubscribe();
       upstream.unsubscribe();

@@ -7,6 +7,9 @@ import { parsePipelineConfig, type PipelineConfig } from '../pipeline-config.js'
 import { runPipeline } from '../run-pipeline.js';
 import { usageOf } from '../command-help.js';
 
+/** How long the process may linger once the pipeline has ended (open sockets closing), ms. */
+const EXIT_GRACE_MS = 3_000;
+
 async function loadConfig(path: string | undefined): Promise<PipelineConfig> {
   if (path === undefined) return parsePipelineConfig(DEFAULT_PIPELINE, 'embedded default');
   let text: string;
@@ -111,6 +114,9 @@ export async function runCommand(argv: string[]): Promise<number> {
   } finally {
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
+    // Everything is saved or reported by now; a client still retrying a broker that is down (or a
+    // worker) must not keep the process alive: exit with the code main() sets, after a grace period.
+    setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();
   }
   return 0;
 }

@@ -3,6 +3,7 @@ import { encodeSnapshotEvent } from '../../src/core/encode-snapshot-event.js';
 import type { SnapshotEvent } from '../../src/core/snapshot-event.js';
 import { VbstreamError } from '../../src/core/vbstream-error.js';
 import type { DeadLetterSink } from './dead-letter-sink.js';
+import { isRetriableKafkaFailure } from './is-retriable-kafka-failure.js';
 import type { LearnerEvent } from './learner-event.js';
 import { snapshotKey } from './snapshot-key.js';
 import type { SnapshotStore } from './snapshot-store.js';
@@ -19,26 +20,34 @@ export interface KafkaCheckpointerOptions {
   readonly commit: (nextOffset: number) => Promise<void>;
   /** Whether this process still owns the partition at the generation the checkpointer was made for. */
   readonly owned: () => boolean;
-  /** Longest a dead-letter flush or a snapshot save may take before the service stops with an error, ms. */
+  /** Longest one attempt of a dead-letter flush or a snapshot save may take, ms (a hung broker counts as failing). */
   readonly timeoutMs: number;
+  /** Runs a write until it succeeds while a Kafka outage may be ridden out (`BrokerOutage.retry`); default: once. */
+  readonly retry?: <T>(what: string, attempt: () => Promise<T>) => Promise<T>;
   readonly onEvent?: (event: LearnerEvent) => void;
 }
 
-/** Runs `work`; a failure, or no answer within `ms`, rejects with a non-retriable `VbstreamError` naming `what` (the service stops on it). */
-async function within<T>(work: Promise<T>, ms: number, what: string, where: string): Promise<T> {
+/**
+ * Runs `work`; a failure, or no answer within `ms`, rejects with a `VbstreamError` naming `what`:
+ * retriable when the brokers may come back (no answer, a network or broker error), not when
+ * trying again cannot help (the record is too large, authorisation).
+ */
+async function within<T>(work: () => Promise<T>, ms: number, what: string, where: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new VbstreamError('io', `${what} did not answer within ${ms} ms: check that the brokers are reachable and that ${where} accepts messages of this size`, { field: what, value: ms, source: where })), ms);
+    timer = setTimeout(() => reject(new VbstreamError('io', `${what} did not answer within ${ms} ms: check that the brokers are reachable and that ${where} accepts messages of this size`, { field: what, value: ms, source: where }, true)), ms);
   });
   try {
-    return await Promise.race([work, timeout]);
+    return await Promise.race([work(), timeout]);
   } catch (cause) {
     if (cause instanceof VbstreamError) throw cause;
-    throw new VbstreamError('io', `${what} failed writing to ${where}: ${cause instanceof Error ? cause.message : String(cause)}`, { field: what, source: where }, false, { cause });
+    throw new VbstreamError('io', `${what} failed writing to ${where}: ${cause instanceof Error ? cause.message : String(cause)}`, { field: what, source: where }, isRetriableKafkaFailure(cause), { cause });
   } finally {
     clearTimeout(timer);
   }
 }
+
+const once = <T>(_what: string, attempt: () => Promise<T>): Promise<T> => attempt();
 
 /**
  * The checkpointer of one Kafka partition: flushes the dead letters (so every letter of a
@@ -47,7 +56,8 @@ async function within<T>(work: Promise<T>, ms: number, what: string, where: stri
  * fails (the group is rebalancing) is kept as owed and retried by {@link commitOwed} — the offset
  * is safe in the durable snapshot meanwhile, and a restore seeks to it — so a caught-up partition's
  * committed offset reaches its snapshot's even when no new record arrives. A flush or save that
- * fails or hangs past `timeoutMs` rejects, which stops the service (it never hangs silently).
+ * fails or hangs past `timeoutMs` is tried again through `retry` while the brokers may come back, and
+ * otherwise rejects, which stops the service (it never hangs silently).
  */
 export class KafkaCheckpointer implements Checkpointer {
   private durable: number | undefined;
@@ -66,15 +76,15 @@ export class KafkaCheckpointer implements Checkpointer {
   }
 
   async checkpoint(event: SnapshotEvent): Promise<Checkpoint> {
-    const { topic, partition, model, family, store, deadLetters, timeoutMs, onEvent } = this.options;
+    const { topic, partition, model, family, store, deadLetters, timeoutMs, onEvent, retry = once } = this.options;
     const nextOffset = event.positions[`${topic}/${partition}`];
     const key = snapshotKey(model, partition);
     if (nextOffset === undefined) throw new VbstreamError('io', `snapshot of ${key} covers no position of ${topic} partition ${partition}`, { source: topic, field: 'positions' });
-    await within(deadLetters.flush(), timeoutMs, 'the dead-letter producer', `${topic}.dlq`);
+    if (deadLetters.pendingCount > 0) await retry(`flushing dead letters to ${topic}.dlq`, () => within(() => deadLetters.flush(), timeoutMs, 'the dead-letter producer', `${topic}.dlq`));
     const records = event.recordsSeen;
     const bytes = encodeSnapshotEvent(event, { topic, partition, nextOffset, records, model, family });
     onEvent?.({ type: 'snapshot-writing', partition, nextOffset, records });
-    await within(store.save(key, bytes), timeoutMs, 'the snapshot store', `snapshot ${key}`);
+    await retry(`writing snapshot ${key}`, () => within(() => store.save(key, bytes), timeoutMs, 'the snapshot store', `snapshot ${key}`));
     this.durable = nextOffset;
     this.durableRecords = records;
     onEvent?.({ type: 'snapshot-durable', partition, nextOffset, records });

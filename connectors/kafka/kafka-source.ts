@@ -51,6 +51,7 @@ export class KafkaSource {
   private readonly paused = new Set<number>();
   private readonly listeners: ((partitions: readonly number[], generation: number) => void)[] = [];
   private crashed: ((error: Error) => void) | undefined;
+  private readonly restartListeners: ((error: Error) => void)[] = [];
 
   constructor(port: KafkaPort, readonly options: KafkaSourceOptions) {
     this.consumer = port.consumer({
@@ -67,12 +68,18 @@ export class KafkaSource {
     });
     this.consumer.on('consumer.crash', ({ payload }) => {
       if (!payload.restart) this.crashed?.(payload.error);
+      else for (const listener of this.restartListeners) listener(payload.error);
     });
   }
 
   /** Calls `listener(partitions, generation)` after every group join. */
   onAssignment(listener: (partitions: readonly number[], generation: number) => void): void {
     this.listeners.push(listener);
+  }
+
+  /** Calls `listener(error)` whenever the consumer crashes with a retriable error and restarts (e.g. the brokers are down). */
+  onRestart(listener: (error: Error) => void): void {
+    this.restartListeners.push(listener);
   }
 
   /**

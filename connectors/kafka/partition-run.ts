@@ -24,8 +24,8 @@ export interface PartitionRunParts {
   readonly source: Pausable;
   readonly queueCapacity: number;
   readonly evaluate: boolean;
-  /** Snapshot every this many ms when records passed (undefined: no timer). */
-  readonly everyMs?: number;
+  /** Snapshot once this many ms passed since the last snapshot, when records passed since it; also the least time between two caught-up snapshots. */
+  readonly everyMs: number;
   /** Records the model refused (with the message they came from). */
   readonly refused: (bad: BadRecord) => void;
   /** Each learn event (metrics, counts). */
@@ -57,6 +57,8 @@ export class PartitionRun {
   /** The offset the consumer was last told to seek to. */
   soughtTo: number | null = null;
   highWatermark = 0;
+  /** Offset of the next record to learn: every record before it is learned or dead-lettered (null until known). */
+  learnedOffset: number | null;
   /** Records fed since the last snapshot request. */
   sinceRequest = 0;
   /** False once revoked or superseded: its valve no longer pauses or resumes the consumer. */
@@ -69,6 +71,9 @@ export class PartitionRun {
   private readonly done: Promise<void>;
   private readonly subscription: Subscription;
   private readonly close: () => Promise<void>;
+  private readonly everyMs: number;
+  /** When the last snapshot on a clock (caught up, or the interval) was taken, ms since the epoch. */
+  private lastTimedAt = Number.NEGATIVE_INFINITY;
 
   constructor(parts: PartitionRunParts) {
     this.partition = parts.partition;
@@ -76,7 +81,9 @@ export class PartitionRun {
     this.learner = parts.learner;
     this.checkpointer = parts.checkpointer;
     this.nextOffset = parts.nextOffset;
+    this.learnedOffset = parts.nextOffset;
     this.close = parts.close;
+    this.everyMs = parts.everyMs;
     this.valve = new BackpressureValve({
       pause: () => { if (this.live) parts.source.pause(); },
       resume: () => { if (this.live) parts.source.resume(); },
@@ -88,6 +95,7 @@ export class PartitionRun {
         if (this.valve.depth === 0) for (const wake of this.idleWaiters.splice(0)) wake();
       }),
       snapshots({ everyMs: parts.everyMs, requests: this.requests }),
+      tap((event) => { if (event.reason === 'caught-up' || event.reason === 'interval') this.lastTimedAt = Date.now(); }),
       checkpoints(this.checkpointer),
       tap(parts.checkpointed),
     );
@@ -122,6 +130,15 @@ export class PartitionRun {
     if (this.valve.depth > 0) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
     this.requests.next(reason);
     await this.checkpointer.reached(offset);
+  }
+
+  /**
+   * Whether a caught-up partition may snapshot now: records passed since the last request and no
+   * snapshot on a clock was taken within `everyMs` (a live stream that catches up at every fetch
+   * would otherwise snapshot at every fetch; the interval timer takes what is left over).
+   */
+  get caughtUpSnapshotDue(): boolean {
+    return this.sinceRequest > 0 && this.live && Date.now() - this.lastTimedAt >= this.everyMs;
   }
 
   /** Ends the stream: a final snapshot of what was learned since the last one, made durable and committed; resolves when done (rejects if the pipeline failed). */

@@ -9,16 +9,21 @@ import { WorkerLearner } from '../../operators/worker/worker-learner.js';
 import type { JsonValue, ModelSnapshot } from '../../src/core/model-snapshot.js';
 import { optionChecks } from '../../src/core/option-checks.js';
 import type { RuntimeFamily } from '../../src/core/family.js';
+import { SnapshotError } from '../../src/core/snapshot-error.js';
 import { VbstreamError } from '../../src/core/vbstream-error.js';
+import { decodeSnapshotEvent } from '../../src/core/decode-snapshot-event.js';
 import { getFamily } from '../../src/registry.js';
 import type { DecoderSpec } from '../../operators/worker/worker-decoders.js';
+import { BrokerOutage } from './broker-outage.js';
 import { decodeChunk } from './decode-chunk.js';
+import { DeadLetterShare, type DeadLetterShareOptions, type DeadLetterWindow } from './dead-letter-share.js';
 import type { DeadLetterReason } from './dead-letter-reason.js';
 import { DeadLetterSink, type DeadLetterSinkOptions } from './dead-letter-sink.js';
 import { encodeChunk } from './encode-chunk.js';
 import { ensureTopic } from './ensure-topic.js';
 import { KafkaCheckpointer } from './kafka-checkpointer.js';
-import type { KafkaPort, PortMessage, ProducerPort } from './kafka-port.js';
+import { isRetriableKafkaFailure } from './is-retriable-kafka-failure.js';
+import type { AdminPort, KafkaPort, PortMessage, ProducerPort } from './kafka-port.js';
 import { KafkaSource, type SourceBatch } from './kafka-source.js';
 import type { LearnerEvent } from './learner-event.js';
 import { PartitionRun } from './partition-run.js';
@@ -26,6 +31,7 @@ import { RecordDecoder } from './record-decoder.js';
 import type { RecordSchema } from './record-schema.js';
 import type { DecoderFactory, ValueDecoder } from './value-decoder.js';
 import { restorePartition } from './restore-partition.js';
+import { snapshotKey } from './snapshot-key.js';
 import type { SnapshotStore } from './snapshot-store.js';
 import type { TopicDurability } from './topic-durability.js';
 
@@ -44,8 +50,27 @@ export interface PartitionedLearnerOptions {
   readonly decoder?: DecoderFactory;
   /** Records per partition between snapshots; default 10,000. A caught-up partition is snapshotted too. */
   readonly snapshotEvery?: number;
-  /** Also snapshot a partition every this many ms when records passed since its last snapshot (default: no timer). */
+  /**
+   * Snapshot a partition once this many ms passed since its last snapshot, when records passed
+   * since it; also the least time between two snapshots of a partition that has caught up with its
+   * end (a live stream catches up at every fetch). Default 10,000 ms.
+   */
   readonly snapshotEveryMs?: number;
+  /**
+   * A partition the group has committed an offset for but that has no snapshot of this model (it
+   * was learned by another family, or under another model name): `'fail'` (default) stops the
+   * service with a `SnapshotError` naming both sides before any offset moves; `'from-earliest'`
+   * learns a fresh model from the partition's earliest offset.
+   */
+  readonly missingSnapshot?: 'fail' | 'from-earliest';
+  /** Longest Kafka outage ridden out (readiness false, writes and fetches retried with backoff) before the service stops with an error, ms; default 300,000. */
+  readonly maxOutageMs?: number;
+  /** How often the assigned partitions' end offsets are read (consumer lag while idle, and the brokers' health), ms; default 1,000. */
+  readonly watchMs?: number;
+  /** When a partition's dead letters are an alarm: over `share` (default 0.1) of a window of `window` records (default 1,000). */
+  readonly deadLetterAlarm?: DeadLetterShareOptions;
+  /** Longest {@link PartitionedLearner.stop} may take (final snapshots and commits, leaving the group) before it gives up and rejects, ms; default 30,000. */
+  readonly shutdownTimeoutMs?: number;
   /** Consumer-group session timeout: how long a crashed member holds its partitions; default 30 s. */
   readonly sessionTimeoutMs?: number;
   /** Most bytes per partition in one Fetch; default 256 KiB (`KafkaSourceOptions.maxBytesPerPartition` says why). */
@@ -62,11 +87,15 @@ export interface PartitionedLearnerOptions {
   readonly deadLetters?: Omit<DeadLetterSinkOptions, 'topicOf'>;
   /** Replication of the dead-letter topic when this learner creates it (default min(3, brokers), min.insync.replicas one less). */
   readonly topics?: TopicDurability;
-  /** Longest a dead-letter flush or a snapshot save may take before the service stops with an error; default 60,000 ms. */
+  /** Longest one attempt of a dead-letter flush or a snapshot save may take before it is tried again (an outage) or the service stops (past `maxOutageMs`); default 60,000 ms. */
   readonly writeTimeoutMs?: number;
   /** Where the learner's metrics go: records by status, latency, posterior, snapshots, dead letters, consumer lag, queue depth. */
   readonly metrics?: PipelineMetrics;
-  /** Conditions `model-restored` (every assigned partition restored) and `source-consuming` are kept current when given. */
+  /**
+   * Conditions kept current when given: `model-restored` (every assigned partition restored),
+   * `source-consuming`, `brokers-reachable` (false during an outage) and `dead-letters` (false while
+   * a partition's dead-letter share is over its alarm, with the reason and an example).
+   */
   readonly readiness?: Readiness;
   readonly onEvent?: (event: LearnerEvent) => void;
 }
@@ -77,24 +106,49 @@ const DECODING_WORKER = 'connectors/kafka/decoding-model-worker.js';
 /** How often owed commits (a durable snapshot whose offset the group refused during a rebalance) are retried, ms. */
 const COMMIT_RETRY_MS = 2_000;
 
+/** How long, after {@link PartitionedLearner.stop} gave up, the consumer, workers and producer get to close, ms. */
+const CLOSE_GRACE_MS = 2_000;
+
+const count = (n: number): string => Math.round(n).toLocaleString('en-US');
+
+/** Resolves after `ms`, or once `signal` is woken (`wake()`), whichever comes first. */
+function sleep(ms: number, waker: { wake?: () => void }): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      waker.wake = undefined;
+      resolve();
+    }
+    waker.wake = done;
+  });
+}
+
 /**
  * One model per assigned partition of a topic, fed by a consumer group, with exactly-once posterior
- * state, on the same runtime as a file pipeline. Three parts, along the consumer's own roles:
- * - assignments: after every group join each assigned partition is restored from its latest
- *   snapshot (checked against the configured family and dimension: a snapshot that does not fit
- *   stops the service with a `SnapshotError` before any offset moves) into a {@link PartitionRun}
- *   — learn → snapshots → checkpoint — with its model in a worker thread (default) or in this thread;
- *   revoked partitions are retired;
+ * state, on the same runtime as a file pipeline. Its parts, along the consumer's own roles:
+ * - assignments: after every group join every assigned partition is restored from its latest
+ *   snapshot (checked against the configured family and dimension; a partition the group has
+ *   committed an offset for but with no snapshot of this model is refused too, see
+ *   `missingSnapshot`) into a {@link PartitionRun} — learn → snapshots → checkpoint — with its model
+ *   in a worker thread (default) or in this thread; no batch is learned until every assigned
+ *   partition is restored, and a restore that fails stops the service at once, before any offset
+ *   moves; revoked partitions are retired;
  * - the consume loop: each fetched batch is cut into chunks — with workers and JSON values packed
  *   undecoded and decoded by the partition's worker, otherwise decoded here — (bad records to the
  *   dead-letter topic, with their reason), records below the restored offset skipped, the first batch after a restore
  *   sought to it; chunks are fed without waiting for the model, behind a per-partition
- *   backpressure valve on the consumer's pause/resume; every `snapshotEvery` records and when a
- *   partition reaches its end, a snapshot is asked for and awaited;
+ *   backpressure valve on the consumer's pause/resume; every `snapshotEvery` records, and when a
+ *   partition reaches its end (at most once per `snapshotEveryMs`), a snapshot is asked for and awaited;
  * - checkpointing ({@link KafkaCheckpointer}): dead letters flushed, snapshot durable, offset
- *   committed; commits refused during a rebalance are retried.
- * A crash at any point neither loses a record nor counts one twice. Any failure of a partition's
- * pipeline (a model, the snapshot store, the dead-letter producer) calls `onFatal`.
+ *   committed; commits refused during a rebalance are retried;
+ * - a watch: every `watchMs` the partitions' end offsets are read, for the consumer lag (end −
+ *   next offset to learn, for every assigned partition) and as the brokers' pulse while idle.
+ * A Kafka outage is ridden out for `maxOutageMs` ({@link BrokerOutage}: readiness false, one event
+ * per change, writes and fetches retried with backoff), then stops the service. A partition whose
+ * dead-letter share passes its alarm says so (an event, readiness, a metric). A crash at any point
+ * neither loses a record nor counts one twice. Any failure of a partition's pipeline (a model, a
+ * write refused for good) calls `onFatal`.
  */
 export class PartitionedLearner {
   private readonly family: RuntimeFamily;
@@ -102,22 +156,38 @@ export class PartitionedLearner {
   /** The JSON decoder as the partitions' workers build it, when they decode (workers on, no custom decoder); undefined: this thread decodes. */
   private readonly workerDecoder: DecoderSpec | undefined;
   private readonly snapshotEvery: number;
+  private readonly snapshotEveryMs: number;
   private readonly chunkSize: number;
   private readonly queueCapacity: number;
   private readonly writeTimeoutMs: number;
+  private readonly watchMs: number;
+  private readonly shutdownTimeoutMs: number;
+  private readonly outage: BrokerOutage;
   private readonly runs = new Map<number, PartitionRun>();
   private readonly restoring = new Map<number, { generation: number; run: Promise<PartitionRun> }>();
+  /** The restore of every partition assigned at a generation: batches wait for it. */
+  private gate: { generation: number; restored: Promise<boolean> } | undefined;
+  private readonly shares = new Map<number, DeadLetterShare>();
+  private readonly alarms = new Map<number, string>();
+  /** Per partition, the end offset and the earliest offset, as last read. */
+  private readonly ends = new Map<number, { high: number; low: number }>();
   private readonly x: Float64Array;
   private readonly y: Float64Array;
   private readonly w: Float64Array;
   private source: KafkaSource | undefined;
+  private admin: AdminPort | undefined;
   private producer: ProducerPort | undefined;
   private deadLetters: DeadLetterSink | undefined;
   private inflight: Promise<void> = Promise.resolve();
   private commitTimer: NodeJS.Timeout | undefined;
+  private watching: Promise<void> | undefined;
+  private readonly watchWaker: { wake?: () => void } = {};
   private fatal: ((error: Error) => void) | undefined;
   private failure: Error | undefined;
   private stopping = false;
+  private stopped: Promise<void> | undefined;
+  private starting: Promise<void> | undefined;
+  private started = false;
   private applied = 0;
 
   constructor(private readonly port: KafkaPort, private readonly store: SnapshotStore, readonly options: PartitionedLearnerOptions) {
@@ -126,49 +196,77 @@ export class PartitionedLearner {
     this.decoder = (options.decoder ?? ((s) => new RecordDecoder(s)))(schema); // checks the schema even when the workers decode
     this.workerDecoder = (options.worker ?? true) && options.decoder === undefined ? { kind: 'kafka-json', config: schema, weighted: schema.weight !== undefined } : undefined;
     this.snapshotEvery = optionChecks.positiveInteger('snapshotEvery', options.snapshotEvery, 10_000);
-    if (options.snapshotEveryMs !== undefined) optionChecks.positive('snapshotEveryMs', options.snapshotEveryMs, Number.NaN);
+    this.snapshotEveryMs = optionChecks.positive('snapshotEveryMs', options.snapshotEveryMs, 10_000);
     this.chunkSize = optionChecks.positiveInteger('chunkSize', options.chunkSize, 1_000);
     this.queueCapacity = optionChecks.positiveInteger('queueCapacity', options.queueCapacity, 20_000);
     this.writeTimeoutMs = optionChecks.positive('writeTimeoutMs', options.writeTimeoutMs, 60_000);
+    this.watchMs = optionChecks.positive('watchMs', options.watchMs, 1_000);
+    this.shutdownTimeoutMs = optionChecks.positive('shutdownTimeoutMs', options.shutdownTimeoutMs, 30_000);
+    optionChecks.oneOf('missingSnapshot', options.missingSnapshot, 'fail', ['fail', 'from-earliest']);
+    new DeadLetterShare(options.deadLetterAlarm); // checks the alarm's options
+    const maxOutageMs = optionChecks.positive('maxOutageMs', options.maxOutageMs, 300_000);
+    const { readiness, metrics } = options;
+    this.outage = new BrokerOutage({
+      maxOutageMs, setting: 'maxOutageMs (source.maxOutageMs in a pipeline config)',
+      changed: (change) => {
+        readiness?.set('brokers-reachable', change.type === 'brokers-reachable', change.type === 'brokers-unreachable' ? `${change.what}: ${change.reason}` : undefined);
+        metrics?.setBrokersReachable(change.type === 'brokers-reachable');
+        options.onEvent?.(change);
+      },
+      expired: (error) => this.fail(error),
+    });
     const scratch = this.workerDecoder === undefined ? this.chunkSize : 0; // decoding here needs it
     this.x = new Float64Array(scratch * options.schema.dim);
     this.y = new Float64Array(scratch);
     this.w = new Float64Array(scratch);
     this.family.create(options.schema.dim, options.familyOptions); // fails fast on bad options
-    options.readiness?.require('model-restored');
-    options.readiness?.require('source-consuming');
+    for (const condition of ['model-restored', 'source-consuming', 'brokers-reachable', 'dead-letters']) readiness?.require(condition);
+    readiness?.set('dead-letters');
+    readiness?.set('brokers-reachable'); // until an operation fails
+    metrics?.setBrokersReachable(true);
   }
 
-  /** Creates the dead-letter topic if needed, joins the group and starts learning. `onFatal` hears a crash of the consumer or a failed pipeline. */
-  async start(onFatal: (error: Error) => void): Promise<void> {
+  /**
+   * Creates the dead-letter topic if needed, joins the group and starts learning (each step retried
+   * through an outage). `onFatal` hears a crash of the consumer, a failed pipeline or an outage past
+   * `maxOutageMs`. A {@link stop} while starting ends the start (it rejects).
+   */
+  start(onFatal: (error: Error) => void): Promise<void> {
     this.fatal = onFatal;
+    this.starting ??= this.begin();
+    return this.starting;
+  }
+
+  private async begin(): Promise<void> {
+    const { topic, groupId } = this.options;
     const admin = this.port.admin();
-    await admin.connect();
-    try {
-      const partitions = (await admin.fetchTopicOffsets(this.options.topic)).length;
-      await ensureTopic(admin, `${this.options.topic}.dlq`, { partitions, ...this.options.topics });
-    } finally {
-      await admin.disconnect();
-    }
-    this.producer = this.port.producer({ idempotent: true, maxInFlightRequests: 1 });
-    await this.producer.connect();
-    this.deadLetters = new DeadLetterSink(this.producer, this.options.deadLetters);
-    const source = new KafkaSource(this.port, { topic: this.options.topic, groupId: this.options.groupId, sessionTimeoutMs: this.options.sessionTimeoutMs, maxBytesPerPartition: this.options.maxBytesPerPartition });
+    this.admin = admin;
+    await this.outage.retry('connecting the admin client', () => admin.connect());
+    const partitions = (await this.outage.retry(`reading the partitions of ${topic}`, () => admin.fetchTopicOffsets(topic))).length;
+    await this.outage.retry(`creating ${topic}.dlq`, () => ensureTopic(admin, `${topic}.dlq`, { partitions, ...this.options.topics }));
+    const producer = this.port.producer({ idempotent: true, maxInFlightRequests: 1 });
+    this.producer = producer;
+    await this.outage.retry('connecting the producer', () => producer.connect());
+    this.deadLetters = new DeadLetterSink(producer, this.options.deadLetters);
+    const source = new KafkaSource(this.port, { topic, groupId, sessionTimeoutMs: this.options.sessionTimeoutMs, maxBytesPerPartition: this.options.maxBytesPerPartition });
     this.source = source;
     source.onAssignment((assigned, generation) => this.assigned(assigned, generation));
-    await source.start((batch) => {
+    source.onRestart((error) => this.outage.failed('fetching records', error));
+    await this.outage.retry('joining the consumer group', () => source.start((batch) => {
       // vbstream's own non-retriable errors (a snapshot that does not fit the model) stop the
-      // service; the rest (a rebalance under way, a snapshot store that timed out) go back to the
-      // consumer, which rejoins or fetches the batch again (and reports a crash it cannot recover).
+      // service; the rest (a rebalance under way) go back to the consumer, which rejoins or fetches
+      // the batch again (and reports a crash it cannot recover).
       const work = this.stopping || this.failure !== undefined ? Promise.resolve() : this.consume(batch).catch((error: unknown) => {
         if (error instanceof VbstreamError && !error.retriable) this.fail(error);
         else if (!this.stopping) throw error;
       });
       this.inflight = work.catch(() => undefined);
       return work;
-    }, (error) => this.fail(error));
+    }, (error) => this.fail(error)));
     this.commitTimer = setInterval(() => { for (const run of this.runs.values()) void run.checkpointer.commitOwed(); }, COMMIT_RETRY_MS);
     this.commitTimer.unref();
+    this.watching = this.watch();
+    this.started = true;
     this.options.readiness?.set('source-consuming');
   }
 
@@ -189,41 +287,87 @@ export class PartitionedLearner {
     return depth;
   }
 
+  /** Whether the brokers are unreachable now (an outage being ridden out). */
+  get brokersDown(): boolean {
+    return this.outage.down;
+  }
+
   /** Dead letters by reason. */
   deadLettersByReason(): Record<DeadLetterReason, number> | undefined {
     return this.deadLetters?.countsByReason();
   }
 
-  /** Per owned partition: the next offset to send, the records behind it (end − next), the records queued for its model and how often backpressure paused it. */
+  /**
+   * Per owned partition: the next offset to send, the consumer lag (records behind the end that
+   * are not learned yet: end offset − next offset to learn), the records queued for its model and
+   * how often backpressure paused it.
+   */
   partitions(): Map<number, { nextOffset: number | null; lag: number; queued: number; pauses: number }> {
     const status = new Map<number, { nextOffset: number | null; lag: number; queued: number; pauses: number }>();
-    for (const [p, run] of this.runs) status.set(p, { nextOffset: run.nextOffset, lag: Math.max(0, run.highWatermark - (run.nextOffset ?? 0)), queued: run.valve.depth, pauses: run.valve.pauses });
+    for (const [p, run] of this.runs) status.set(p, { nextOffset: run.nextOffset, lag: this.lagOf(p, run), queued: run.valve.depth, pauses: run.valve.pauses });
     return status;
   }
 
   /**
    * Stops fetching, lets every partition learn what it was sent, snapshots and commits each (a
    * final snapshot where records passed since the last, owed commits otherwise), leaves the group
-   * and ends the models' workers. Rejects with the first failure if a pipeline failed.
+   * and ends the models' workers, within `shutdownTimeoutMs`: past it (the brokers are down, say) the
+   * partitions not yet saved keep their last durable snapshot and committed offset, everything is
+   * closed, and it rejects saying which partitions were not saved. Rejects with the first failure
+   * if a pipeline failed. Calling it again returns the same promise.
    */
-  async stop(): Promise<void> {
+  stop(): Promise<void> {
+    this.stopped ??= this.shutdown();
+    return this.stopped;
+  }
+
+  private async shutdown(): Promise<void> {
     const source = this.source;
-    if (source === undefined || this.stopping) return;
     this.stopping = true;
     clearInterval(this.commitTimer);
+    this.watchWaker.wake?.();
     this.options.readiness?.set('source-consuming', false);
-    await this.inflight;
-    await Promise.allSettled([...this.restoring.values()].map((r) => r.run));
-    const current = [...this.runs.values()].filter((run) => run.generation === source.generation && run.failure === undefined);
-    const finished = await Promise.allSettled(current.map(async (run) => {
-      await run.finish();
-      await run.checkpointer.commitOwed();
-    }));
-    await source.stop();
-    await Promise.allSettled([...this.runs.values()].map((run) => run.retire()));
+    if (!this.started) { // stopped while starting (the brokers down, say): nothing was learned, so nothing to save
+      this.outage.close();
+      const starting = this.starting?.catch(() => undefined);
+      await Promise.race([Promise.allSettled([starting, source?.stop(), this.producer?.disconnect(), this.admin?.disconnect()]), new Promise((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref())]);
+      return;
+    }
+    if (source === undefined) return;
+    const drain = async (): Promise<PromiseSettledResult<void>[]> => {
+      await this.inflight;
+      await Promise.allSettled([...this.restoring.values()].map((r) => r.run));
+      const current = [...this.runs.values()].filter((run) => run.generation === source.generation && run.failure === undefined);
+      const finished = await Promise.allSettled(current.map(async (run) => {
+        await run.finish();
+        await run.checkpointer.commitOwed();
+      }));
+      await source.stop().catch(() => undefined); // a member that cannot leave (the brokers are down) is dropped at its session timeout
+      return finished;
+    };
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<'deadline'>((resolve) => { timer = setTimeout(() => resolve('deadline'), this.shutdownTimeoutMs); });
+    const outcome = await Promise.race([drain(), deadline]);
+    clearTimeout(timer);
+    const unsaved = [...this.runs.values()].filter((run) => run.nextOffset !== null && (run.checkpointer.durableOffset ?? -1) < run.nextOffset).map((run) => run.partition).sort((a, b) => a - b);
+    this.outage.close();
+    const closing = Promise.allSettled([
+      ...[...this.runs.values()].map((run) => run.retire()),
+      ...(outcome === 'deadline' ? [source.stop()] : []),
+      this.producer?.disconnect(),
+      this.admin?.disconnect(),
+    ]);
     this.runs.clear();
-    await this.producer?.disconnect();
-    const failed = finished.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    await this.watching;
+    if (outcome === 'deadline') {
+      await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref())]);
+      const why = this.failure?.message ?? (this.outage.down ? 'Kafka is unreachable' : 'the models did not finish');
+      const which = unsaved.length === 0 ? 'the group could not be left' : `the final snapshot${unsaved.length === 1 ? '' : 's'} of partition${unsaved.length === 1 ? '' : 's'} ${unsaved.join(', ')} of ${this.options.topic} could not be written`;
+      throw new VbstreamError('io', `stopping took longer than shutdownTimeoutMs (${this.shutdownTimeoutMs} ms) allows (${why}): ${which}; ` +
+        'each partition keeps its last durable snapshot and committed offset, so a restart learns the rest exactly once', {});
+    }
+    await closing;
+    const failed = outcome.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed !== undefined) throw failed.reason;
   }
 
@@ -233,21 +377,33 @@ export class PartitionedLearner {
     this.fatal?.(this.failure);
   }
 
-  /** After a group join: retires revoked partitions and restores every assigned one. */
+  /** After a group join: retires revoked partitions and restores every assigned one; batches wait until all are restored, and a restore that fails stops the service at once. */
   private assigned(partitions: readonly number[], generation: number): void {
     for (const [p, run] of [...this.runs]) {
       if (!partitions.includes(p)) {
         this.runs.delete(p);
+        this.shares.delete(p);
+        this.ends.delete(p);
+        this.options.metrics?.removeConsumerLag(this.options.topic, p);
+        this.clearAlarm(p);
         void run.retire();
       }
     }
     this.options.onEvent?.({ type: 'assigned', partitions, generation });
     const { readiness } = this.options;
     readiness?.set('model-restored', false);
-    Promise.all(partitions.map((p) => this.runOf(p, generation))).then(
-      () => { if (this.source?.generation === generation) readiness?.set('model-restored'); },
-      () => undefined, // reported by the partition's next batch (fatal, or retried when retriable)
-    );
+    const restored = this.outage.retry('restoring the assigned partitions', async () => {
+      if (this.source?.generation !== generation || this.stopping) return false;
+      await Promise.all(partitions.map((p) => this.runOf(p, generation)));
+      return true;
+    }).then((done) => {
+      if (done && this.source?.generation === generation) readiness?.set('model-restored');
+      return done;
+    }, (error: unknown) => {
+      if (this.source?.generation === generation && !this.stopping) this.fail(error);
+      return false;
+    });
+    this.gate = { generation, restored };
   }
 
   private runOf(p: number, generation: number): Promise<PartitionRun> {
@@ -263,20 +419,21 @@ export class PartitionedLearner {
   private async restore(p: number, generation: number): Promise<PartitionRun> {
     const { topic, model, family, schema } = this.options;
     const restored = await restorePartition(this.store, { topic, partition: p, model, family, dim: schema.dim });
+    const nextOffset = restored?.nextOffset ?? await this.withoutSnapshot(p);
     const { learner, close } = await this.openLearner(p, restored?.snapshot);
     const source = this.source as KafkaSource;
-    const nextOffset = restored?.nextOffset ?? null;
     const run = new PartitionRun({
-      partition: p, generation, learner, close, nextOffset, queueCapacity: this.queueCapacity, evaluate: this.options.evaluate ?? false, everyMs: this.options.snapshotEveryMs,
+      partition: p, generation, learner, close, nextOffset, queueCapacity: this.queueCapacity, evaluate: this.options.evaluate ?? false, everyMs: this.snapshotEveryMs,
       source: { pause: () => source.pause([p]), resume: () => source.resume([p]) },
       checkpointer: new KafkaCheckpointer({
         topic, partition: p, model, family, store: this.store, deadLetters: this.deadLetters as DeadLetterSink, timeoutMs: this.writeTimeoutMs,
         commit: (offset) => source.commit(p, offset), owned: () => source.generation === generation && source.assigned.includes(p),
+        retry: (what, attempt) => this.outage.retry(what, attempt),
         onEvent: this.options.onEvent,
       }, nextOffset),
       checkpointed: (checkpoint) => this.options.metrics?.model(family, String(p)).recordSnapshot(checkpoint.bytes),
       refused: (bad) => this.refused(p, bad),
-      updated: (event) => this.updated(event),
+      updated: (event) => this.updated(p, event),
       failed: (error) => this.fail(error),
     });
     if (this.restoring.get(p)?.generation !== generation || this.stopping) {
@@ -285,10 +442,57 @@ export class PartitionedLearner {
     }
     const previous = this.runs.get(p);
     this.runs.set(p, run);
+    if (!this.shares.has(p)) this.shares.set(p, new DeadLetterShare(this.options.deadLetterAlarm));
     if (previous !== undefined) void previous.retire();
     if (source.isPaused(p)) source.resume([p]); // paused by the previous owner's valve
     this.options.onEvent?.({ type: 'restored', partition: p, nextOffset, records: learner.recordsSeen, fromSnapshot: restored !== undefined });
+    this.setLag(p, run);
     return run;
+  }
+
+  /**
+   * Where a partition with no snapshot of this model starts: where the consumer stands (null) when
+   * the group has committed no offset for it; when it has, this model did not learn what the
+   * offset covers — another family or model name did — so `missingSnapshot` decides: a
+   * `SnapshotError` naming both sides, or the partition's earliest offset.
+   */
+  private async withoutSnapshot(p: number): Promise<number | null> {
+    const { topic, groupId, model, family, schema, missingSnapshot = 'fail' } = this.options;
+    const admin = this.admin as AdminPort;
+    const offsets = await admin.fetchOffsets({ groupId, topics: [topic] });
+    const committed = Number(offsets.find((t) => t.topic === topic)?.partitions.find((q) => q.partition === p)?.offset ?? -1);
+    if (!(committed >= 0)) return null;
+    if (missingSnapshot === 'from-earliest') {
+      const earliest = Number((await admin.fetchTopicOffsets(topic)).find((q) => q.partition === p)?.low ?? 0);
+      this.options.onEvent?.({ type: 'starting-over', partition: p, committed, nextOffset: earliest });
+      return earliest;
+    }
+    const key = snapshotKey(model, p);
+    const others = await this.snapshotsOf(p);
+    throw new SnapshotError(
+      `partition ${p} of ${topic}: group ${groupId} has committed offset ${count(committed)}, but there is no snapshot ${key} of the configured model (${family}, d=${schema.dim})` +
+      `${others.length === 0 ? '' : `; the snapshot topic holds ${others.join(', ')} for this partition`}: the committed offset belongs to another model, and learning from it would start a fresh model part-way through the partition. ` +
+      `Run the model that learned it, use a new groupId, or set missingSnapshot to 'from-earliest' (source.missingSnapshot in a pipeline config) to learn ${family} from the partition's earliest offset`,
+      { source: topic, field: 'snapshot', value: key });
+  }
+
+  /** The other snapshots of this topic and partition in the store (another family's, another model name's), described. */
+  private async snapshotsOf(p: number): Promise<string[]> {
+    const { topic, model } = this.options;
+    const keys = (await this.store.keys?.()) ?? [];
+    const found: string[] = [];
+    for (const key of keys) {
+      if (key === snapshotKey(model, p) || !key.endsWith(`/${p}`)) continue;
+      const bytes = await this.store.latest(key);
+      if (bytes === undefined) continue;
+      try {
+        const { event, meta } = decodeSnapshotEvent(bytes, key);
+        if (meta.topic === topic && meta.partition === p) found.push(`${key} (${event.snapshot.family}, d=${event.snapshot.dim}, next offset ${count(Number(meta.nextOffset))})`);
+      } catch {
+        continue; // not a snapshot this version reads: not one to name
+      }
+    }
+    return found;
   }
 
   /** The partition's model, fresh or from `snapshot`, in a worker or in this thread, recording metrics when asked to. */
@@ -313,20 +517,78 @@ export class PartitionedLearner {
   private refused(p: number, bad: BadRecord): void {
     const message = bad.record as PortMessage;
     const reason: DeadLetterReason = bad.code !== undefined ? bad.code as DeadLetterReason : bad.error instanceof VbstreamError && bad.error.kind === 'numerical' ? 'non-finite-result' : 'refused-by-model';
-    this.deadLetter(p, reason);
+    this.deadLetter(p, reason, bad.reason, message.offset);
     this.deadLetters?.add({ reason, detail: bad.reason, topic: this.options.topic, partition: p, offset: message.offset, key: message.key, value: message.value });
   }
 
-  private updated(event: UpdateEvent): void {
+  private updated(p: number, event: UpdateEvent): void {
     this.applied += event.labels.length;
     this.options.metrics?.setQueueDepth(this.queueDepth);
+    const run = this.runs.get(p);
+    const learned = event.positions[`${this.options.topic}/${p}`];
+    if (run !== undefined && learned !== undefined) {
+      run.learnedOffset = learned;
+      this.setLag(p, run);
+    }
+    const window = this.shares.get(p)?.observe(event.offered, event.rejected);
+    if (window !== undefined) {
+      this.options.metrics?.setDeadLetterShare(this.options.topic, p, window.share);
+      if (window.changed) this.alarm(p, window);
+    }
   }
 
-  private deadLetter(p: number, reason: DeadLetterReason): void {
+  /** A partition's dead-letter share crossed its alarm (up or down): an event and the readiness condition `dead-letters`. */
+  private alarm(p: number, window: DeadLetterWindow): void {
+    const { readiness, onEvent } = this.options;
+    const reasons = window.reasons.map((r) => `${r.reason} ${count(r.count)}`).join(', ');
+    const example = window.example === undefined ? '' : `; e.g. offset ${window.example.offset}: ${window.example.reason}: ${window.example.detail}`;
+    const summary = `partition ${p}: ${count(window.deadLetters)} of ${count(window.records)} records dead-lettered (${(100 * window.share).toFixed(0)}%)${reasons === '' ? '' : ` — ${reasons}`}${example}`;
+    if (window.raised) this.alarms.set(p, summary);
+    else this.alarms.delete(p);
+    readiness?.set('dead-letters', this.alarms.size === 0, [...this.alarms.values()].join('; '));
+    onEvent?.({ type: window.raised ? 'dead-letters-alarm' : 'dead-letters-normal', partition: p, share: window.share, records: window.records, deadLetters: window.deadLetters, detail: summary });
+  }
+
+  private clearAlarm(p: number): void {
+    if (!this.alarms.delete(p)) return;
+    this.options.readiness?.set('dead-letters', this.alarms.size === 0, [...this.alarms.values()].join('; '));
+  }
+
+  private deadLetter(p: number, reason: DeadLetterReason, detail: string, offset: string): void {
+    this.shares.get(p)?.letter(reason, detail, offset);
     const { metrics } = this.options;
     if (metrics === undefined) return;
     metrics.recordDeadLetter(reason);
     metrics.model(this.options.family, String(p)).recordRejected(reason);
+  }
+
+  /** Records of the partition behind its end and not learned yet (end offset − next offset to learn; a fresh partition's count from its earliest offset). */
+  private lagOf(p: number, run: PartitionRun): number {
+    const end = this.ends.get(p);
+    const high = Math.max(run.highWatermark, end?.high ?? 0);
+    return Math.max(0, high - (run.learnedOffset ?? end?.low ?? 0));
+  }
+
+  private setLag(p: number, run: PartitionRun): void {
+    this.options.metrics?.setConsumerLag(this.options.topic, p, this.lagOf(p, run));
+  }
+
+  /** Reads the end offsets every `watchMs` until stopped: the lag of every assigned partition, and the brokers' pulse (a failure starts an outage, a success ends it). */
+  private async watch(): Promise<void> {
+    const admin = this.admin as AdminPort;
+    while (!this.stopping && this.failure === undefined) {
+      try {
+        const offsets = await admin.fetchTopicOffsets(this.options.topic);
+        this.outage.succeeded();
+        for (const { partition, high, low } of offsets) this.ends.set(partition, { high: Number(high), low: Number(low) });
+        for (const [p, run] of this.runs) this.setLag(p, run);
+      } catch (error) {
+        if (this.stopping) break;
+        if (isRetriableKafkaFailure(error)) this.outage.failed('reading end offsets', error);
+        else this.fail(error);
+      }
+      await sleep(this.watchMs, this.watchWaker);
+    }
   }
 
   /** Decodes `messages[from, to)` in this thread (models in this thread, or a custom decoder such as Avro's, whose schema lookups are this thread's I/O); refused records to the dead letters. */
@@ -336,19 +598,21 @@ export class PartitionedLearner {
     return decodeChunk(messages, from, to, nextOffset, {
       topic, partition: p, dim: this.options.schema.dim, decoder: this.decoder, x: this.x, y: this.y, weights: this.options.schema.weight === undefined ? undefined : this.w,
       bad: (message, reason, detail) => {
-        this.deadLetter(p, reason);
+        this.deadLetter(p, reason, detail, message.offset);
         sink.add({ reason, detail, topic, partition: p, offset: message.offset, key: message.key, value: message.value });
       },
     });
   }
 
-  /** The consume loop for one fetched batch of one partition. */
+  /** The consume loop for one fetched batch of one partition: waits until every partition assigned at the batch's generation is restored. */
   private async consume(batch: SourceBatch): Promise<void> {
     const source = this.source as KafkaSource;
     const p = batch.partition;
-    const run = await this.runOf(p, batch.generation);
-    if (run.failure !== undefined || !run.live) return;
-    run.highWatermark = batch.highWatermark;
+    const gate = this.gate;
+    if (gate === undefined || gate.generation !== batch.generation || !(await gate.restored)) return;
+    const run = this.runs.get(p);
+    if (run === undefined || run.generation !== batch.generation || run.failure !== undefined || !run.live) return;
+    run.highWatermark = Math.max(run.highWatermark, batch.highWatermark);
     const messages = batch.messages;
     const first = Number(messages[0].offset);
     const next = run.nextOffset;
@@ -362,7 +626,6 @@ export class PartitionedLearner {
       return;
     }
     run.positioned = true;
-    const { metrics } = this.options;
     let i = 0;
     while (i < messages.length && batch.active() && run.live && run.failure === undefined) {
       const end = Math.min(messages.length, i + this.chunkSize);
@@ -372,14 +635,15 @@ export class PartitionedLearner {
       i = end;
       if (chunk.consumed > 0) {
         run.nextOffset = chunk.nextOffset;
+        run.learnedOffset ??= Number(messages[0].offset);
         run.push(chunk.chunk);
       }
       batch.resolve(messages[end - 1].offset);
-      metrics?.setConsumerLag(batch.topic, p, Math.max(0, batch.highWatermark - (run.nextOffset ?? 0)));
+      this.setLag(p, run);
       if (run.sinceRequest >= this.snapshotEvery) await run.snapshot('records');
       await batch.heartbeat();
       await new Promise<void>((resume) => setImmediate(resume)); // let timers and I/O run between chunks
     }
-    if (run.nextOffset !== null && run.nextOffset >= batch.highWatermark && run.sinceRequest > 0 && run.live) await run.snapshot('caught-up');
+    if (run.nextOffset !== null && run.nextOffset >= run.highWatermark && run.caughtUpSnapshotDue) await run.snapshot('caught-up');
   }
 }

@@ -1,5 +1,6 @@
 import { Consumer, type ConsumerOptions, type GroupAssignment, kGetApi, kGetConnection, type offsetCommitV8 } from '@platformatic/kafka';
 import type { ConsumerPort, PortBatch, PortEachBatchPayload, PortHeaders, PortMessage } from './kafka-port.js';
+import { isRetriableKafkaFailure } from './is-retriable-kafka-failure.js';
 import { platformaticFailure } from './platformatic-failure.js';
 
 type Run = Parameters<ConsumerPort['run']>[0];
@@ -18,8 +19,10 @@ const IS_CONTROL = 1 << 5;
 const OFFSET_OUT_OF_RANGE = 1;
 /** How long a consumer with nothing to fetch (all paused, no assignment) waits before looking again, ms. */
 const IDLE_MS = 50;
-/** The wait before the fetch loop starts again after a crash, ms (kafkajs's initial retry time). */
+/** The wait before the fetch loop starts again after a crash, ms (kafkajs's initial retry time), doubled after each crash in a row up to {@link RESTART_MAX_MS}. */
 const RESTART_MS = 300;
+/** The longest wait between restarts of the fetch loop (a broker down for minutes is asked every 5 s, not every 300 ms). */
+const RESTART_MAX_MS = 5_000;
 /** The most a partition's fetch size grows to so that a whole record batch fits (the broker's largest message is 1 MiB by default). */
 const MAX_PARTITION_FETCH_BYTES = 64 * 1_048_576;
 
@@ -161,6 +164,7 @@ export class PlatformaticConsumer implements ConsumerPort {
 
   private async fetchLoop(config: Run): Promise<void> {
     let next: Promise<Fetched> | undefined;
+    let crashes = 0;
     while (this.running) {
       try {
         if (this.pending !== undefined) {
@@ -175,6 +179,7 @@ export class PlatformaticConsumer implements ConsumerPort {
         this.sought.clear();
         const fetched = await (next ?? this.fetch(new Map()));
         next = undefined;
+        crashes = 0;
         if (fetched.responses.length === 0) {
           await sleep(IDLE_MS);
           continue;
@@ -188,14 +193,14 @@ export class PlatformaticConsumer implements ConsumerPort {
         next = undefined;
         if (!this.running) return;
         const failure = error instanceof Error ? error : new Error(String(error));
-        const restart = isRetriable(failure);
+        const restart = isRetriableKafkaFailure(failure);
         for (const listener of this.crashListeners) listener({ payload: { error: failure, restart } });
         if (!restart) {
           this.running = false;
           return;
         }
         this.needsPositions = true;
-        await sleep(RESTART_MS);
+        await sleep(Math.min(RESTART_MAX_MS, RESTART_MS * 2 ** crashes++));
       }
     }
   }
@@ -380,18 +385,6 @@ function headersOf(headers: [Buffer | null, Buffer | null][]): PortHeaders | und
     result[key] = current === undefined ? value : Array.isArray(current) ? [...current, value] : [current, value];
   }
   return result;
-}
-
-/** Client errors that a restart cannot cure (the rest — network, timeouts, broker responses — can). */
-const FINAL_CLIENT_ERRORS = new Set(['PLT_KFK_USER', 'PLT_KFK_AUTHENTICATION', 'PLT_KFK_UNSUPPORTED', 'PLT_KFK_UNSUPPORTED_API']);
-
-/** kafkajs's rule for restarting after a crash — the error's innermost cause is retriable — extended to the client's own errors. */
-function isRetriable(error: Error): boolean {
-  let cause: unknown = error;
-  while (cause instanceof Error && cause.cause !== undefined) cause = cause.cause;
-  if ((cause as { retriable?: unknown }).retriable === true) return true;
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' && code.startsWith('PLT_KFK_') && !FINAL_CLIENT_ERRORS.has(code);
 }
 
 function sleep(ms: number): Promise<void> {

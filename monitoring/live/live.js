@@ -250,6 +250,10 @@
     renderDurability(x);
     renderPartitions(x);
     renderBandit(x);
+    const alerts = document.getElementById('alerts');
+    const notReady = state.frames[state.frames.length - 1].notReady ?? [];
+    alerts.hidden = notReady.length === 0;
+    alerts.textContent = notReady.length === 0 ? '' : `Not ready:\n${notReady.join('\n')}`;
     const status = document.getElementById('status');
     status.className = '';
     status.textContent = `live · ${state.frames.length} frames (${fmt((state.frames.length * state.everyMs) / 1000, 0)} s kept, at most ${state.capacity}) · last ${new Date(state.frames[state.frames.length - 1].t).toLocaleTimeString()}`;
