@@ -445,6 +445,7 @@ export class PartitionedLearner {
     if (!this.shares.has(p)) this.shares.set(p, new DeadLetterShare(this.options.deadLetterAlarm));
     if (previous !== undefined) void previous.retire();
     if (source.isPaused(p)) source.resume([p]); // paused by the previous owner's valve
+    if (restored === undefined && nextOffset !== null) source.seek(p, nextOffset); // started over: the consumer may stand at the end, past it
     this.options.onEvent?.({ type: 'restored', partition: p, nextOffset, records: learner.recordsSeen, fromSnapshot: restored !== undefined });
     this.setLag(p, run);
     return run;
