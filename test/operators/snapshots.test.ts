@@ -31,6 +31,14 @@ describe('snapshots(opts)', () => {
     });
   });
 
+  it('the interval counts from the last snapshot of any trigger, so a timer never follows another snapshot closely', () => {
+    scheduler().run(({ cold, expectObservable }) => {
+      const model = getFamily('vb-linear').create(2);
+      const out = cold('a 5ms b 1ms c 20ms |', { a: record(1, 1), b: record(2, 2), c: record(3, 3) }).pipe(learn(model), snapshots({ everyRecords: 2, everyMs: 10, onComplete: false }), map((s) => `${s.reason}:${s.recordsSeen}`));
+      expectObservable(out).toBe('6ms x 9ms y 12ms |', { x: 'records:2', y: 'interval:3' });
+    });
+  });
+
   it('passes an error through and stops the timer', () => {
     scheduler().run(({ cold, expectObservable }) => {
       const model = getFamily('vb-linear').create(2);

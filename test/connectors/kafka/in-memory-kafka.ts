@@ -82,7 +82,7 @@ export class InMemoryKafka implements KafkaPort {
       describeCluster: async () => ({ brokers: [{ nodeId: 1, host: 'memory', port: 0 }] }),
       createTopics: async ({ topics }) => { for (const t of topics) this.createTopic(t.topic, t.numPartitions ?? 1); return true; },
       fetchTopicOffsets: async (topic) => (this.topics.get(topic) ?? []).map((log, partition) => ({ partition, offset: String(log.length), high: String(log.length), low: '0' })),
-      fetchOffsets: async () => [],
+      fetchOffsets: async ({ topics }) => topics.map((topic) => ({ topic, partitions: (this.topics.get(topic) ?? []).map((_, partition) => ({ partition, offset: this.committed.get(partition) ?? '-1' })) })),
     };
   }
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { decodeSnapshot } from '../../../src/core/decode-snapshot.js';
 import { getFamily } from '../../../src/registry.js';
 import { SnapshotError } from '../../../src/core/snapshot-error.js';
@@ -120,6 +120,59 @@ describe('PartitionedLearner fault-proof edges (in-memory port)', () => {
       expect(kafka.resolved.get(0)).toBe('29');
       await restarted.stop().catch(() => undefined);
     }
+  });
+
+  it('a restore that fails stops the service at once, before any batch is learned, and no partition of the join writes or commits (issue 26, item 2)', async () => {
+    const kafka = new InMemoryKafka();
+    kafka.createTopic(T, 2);
+    for (const [i, r] of rows.entries()) kafka.append(T, i % 2, JSON.stringify(r));
+    const store = new InMemorySnapshotStore();
+    const base = { topic: T, groupId: 'g', model: 'm', family: 'vb-linear', schema: { dim: 3 }, snapshotEvery: 10, chunkSize: 4 };
+    const first = new PartitionedLearner(kafka, store, base);
+    await first.start(() => undefined);
+    kafka.join(T, [0]);
+    await kafka.deliver(T, 0, 0); // partition 0 has a snapshot of d = 3; partition 1 none, and no committed offset
+    await first.stop();
+    const saved = store.saved.length;
+    const fatal: Error[] = [];
+    const events: LearnerEvent[] = [];
+    const wider = new PartitionedLearner(kafka, store, { ...base, schema: { dim: 4 }, onEvent: (e) => events.push(e) });
+    await wider.start((error) => fatal.push(error));
+    kafka.join(T, [0, 1]);
+    await vi.waitFor(() => expect(fatal).toHaveLength(1)); // reported without any batch
+    expect(fatal[0]).toBeInstanceOf(SnapshotError);
+    await kafka.deliver(T, 1, 0); // a batch of the partition without a snapshot: not learned, nothing dead-lettered
+    expect(store.saved).toHaveLength(saved);
+    expect(kafka.committed.has(1)).toBe(false);
+    expect(kafka.topics.get(`${T}.dlq`)?.flat() ?? []).toEqual([]);
+    expect(events.some((e) => e.type === 'snapshot-writing')).toBe(false);
+    await wider.stop().catch(() => undefined);
+  });
+
+  it('a committed offset without a snapshot of this model is refused naming both sides; missingSnapshot "from-earliest" seeks to the earliest offset and learns it all (issue 26, item 1)', async () => {
+    const { kafka, store, learner } = setup(100);
+    await learner.start(() => undefined);
+    kafka.join(T, [0]);
+    await kafka.deliver(T, 0, 0);
+    await learner.stop();
+    expect(kafka.committed.get(0)).toBe('30');
+    const fatal: Error[] = [];
+    const base = { topic: T, groupId: 'g', model: 'other', family: 'vb-linear-ard', schema: { dim: 3 }, snapshotEvery: 100, chunkSize: 4 };
+    const other = new PartitionedLearner(kafka, store, base);
+    await other.start((error) => fatal.push(error));
+    kafka.join(T, [0]);
+    await vi.waitFor(() => expect(fatal).toHaveLength(1));
+    expect(fatal[0]).toBeInstanceOf(SnapshotError);
+    expect(fatal[0].message).toContain('partition 0 of in: group g has committed offset 30, but there is no snapshot other/0 of the configured model (vb-linear-ard, d=3)');
+    await other.stop().catch(() => undefined);
+    const over = new PartitionedLearner(kafka, store, { ...base, missingSnapshot: 'from-earliest' });
+    await over.start(() => undefined);
+    kafka.join(T, [0]);
+    await vi.waitFor(() => expect(kafka.seeks.at(-1)).toEqual({ partition: 0, offset: '0' }));
+    await kafka.deliver(T, 0, 0);
+    await over.stop();
+    const { meta } = decodeSnapshot(store.saved.filter((s) => s.key === 'other/0').at(-1)?.bytes as Uint8Array);
+    expect([meta.nextOffset, meta.records]).toEqual([30, 30]);
   });
 
   it('a commit refused during a rebalance is retried until the committed offset reaches the durable snapshot, with no new record (issue 14, item 8)', async () => {
