@@ -6,6 +6,9 @@ import { PartitionedLearner } from '../../../connectors/kafka/partitioned-learne
 import type { LearnerEvent } from '../../../connectors/kafka/learner-event.js';
 import { InMemoryKafka, InMemorySnapshotStore } from './in-memory-kafka.js';
 
+/** How long a test waits for the learner to react to a join (generous: the suite may run on a busy machine). */
+const REACTION = { timeout: 30_000 };
+
 const T = 'in';
 const rows = Array.from({ length: 30 }, (_, i) => ({ x: [1, Math.sin(i), Math.cos(3 * i)], y: 0.5 * i - 2 + Math.sin(7 * i) }));
 
@@ -139,7 +142,7 @@ describe('PartitionedLearner fault-proof edges (in-memory port)', () => {
     const wider = new PartitionedLearner(kafka, store, { ...base, schema: { dim: 4 }, onEvent: (e) => events.push(e) });
     await wider.start((error) => fatal.push(error));
     kafka.join(T, [0, 1]);
-    await vi.waitFor(() => expect(fatal).toHaveLength(1)); // reported without any batch
+    await vi.waitFor(() => expect(fatal).toHaveLength(1), REACTION); // reported without any batch
     expect(fatal[0]).toBeInstanceOf(SnapshotError);
     await kafka.deliver(T, 1, 0); // a batch of the partition without a snapshot: not learned, nothing dead-lettered
     expect(store.saved).toHaveLength(saved);
@@ -161,14 +164,14 @@ describe('PartitionedLearner fault-proof edges (in-memory port)', () => {
     const other = new PartitionedLearner(kafka, store, base);
     await other.start((error) => fatal.push(error));
     kafka.join(T, [0]);
-    await vi.waitFor(() => expect(fatal).toHaveLength(1));
+    await vi.waitFor(() => expect(fatal).toHaveLength(1), REACTION);
     expect(fatal[0]).toBeInstanceOf(SnapshotError);
     expect(fatal[0].message).toContain('partition 0 of in: group g has committed offset 30, but there is no snapshot other/0 of the configured model (vb-linear-ard, d=3)');
     await other.stop().catch(() => undefined);
     const over = new PartitionedLearner(kafka, store, { ...base, missingSnapshot: 'from-earliest' });
     await over.start(() => undefined);
     kafka.join(T, [0]);
-    await vi.waitFor(() => expect(kafka.seeks.at(-1)).toEqual({ partition: 0, offset: '0' }));
+    await vi.waitFor(() => expect(kafka.seeks.at(-1)).toEqual({ partition: 0, offset: '0' }), REACTION);
     await kafka.deliver(T, 0, 0);
     await over.stop();
     const { meta } = decodeSnapshot(store.saved.filter((s) => s.key === 'other/0').at(-1)?.bytes as Uint8Array);
