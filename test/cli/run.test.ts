@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fileFingerprint } from '../../connectors/file/file-fingerprint.js';
+import { encodeSnapshotEvent } from '../../src/core/encode-snapshot-event.js';
 import { restoreSnapshotEvent } from '../../src/restore-snapshot-event.js';
 import { killIfRunning } from '../helpers/kill-if-running.js';
 import { repoRoot } from '../helpers/reference.js';
@@ -151,6 +152,22 @@ describe('vbstream run (end to end, as a child process)', () => {
     expect(next.code).toBe(0);
     expect(next.stdout).toMatch(/resuming from .*snapshot-\d{12}\.vbsnap/);
     expect(readdirSync(snaps).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('--resume refuses a snapshot file with a NaN in an array, naming the file, family, array and index, and exits 1 (issue 26, item 15)', () => {
+    const dir = mkdtempSync(join(work, 'nan-'));
+    writeFileSync(join(dir, 'pipeline.json'), JSON.stringify({ source: { type: 'synthetic', records: 300 }, model: { family: 'vb-logit-online' }, worker: false, metrics: false, snapshots: { dir: 'snaps' } }));
+    const first = spawnSync(process.execPath, [cli, 'run', '--config', 'pipeline.json'], { cwd: dir, encoding: 'utf8' });
+    expect(first.status).toBe(0);
+    const { path, event, meta } = latestSnapshot(join(dir, 'snaps'));
+    const snapshot = event.snapshot;
+    const w = snapshot.arrays.w.slice();
+    w[2] = Number.NaN;
+    writeFileSync(path, encodeSnapshotEvent({ ...event, snapshot: { ...snapshot, arrays: { ...snapshot.arrays, w } } }, meta));
+    const resumed = spawnSync(process.execPath, [cli, 'run', '--config', 'pipeline.json', '--resume'], { cwd: dir, encoding: 'utf8' });
+    expect(resumed.status).toBe(1);
+    expect(resumed.stderr).toContain(path);
+    expect(resumed.stderr).toContain('vb-logit-online snapshot refused: "w" must hold finite values at index 2 (value NaN)');
   });
 
   it('refuses an invalid config with every problem and its path, and exits 1', () => {
