@@ -57,7 +57,7 @@ export class AvroRecordDecoder implements ValueDecoder {
   private readonly mapper: RecordFieldMapper;
   /** Readers of the ids the registry knows (and the refusal of those that are not usable): bounded by what the registry holds. */
   private readonly readers = new Map<number, Reader | string>();
-  /** Ids the registry did not know, oldest first; trimmed to {@link UNKNOWN_IDS_KEPT} before each chunk's lookups. */
+  /** Ids the registry did not know, least recently seen first (an LRU); trimmed to {@link UNKNOWN_IDS_KEPT} before each chunk's lookups. */
   private readonly unknown = new Set<number>();
   private readonly readerType: avro.Type | undefined;
   private readonly maxBytes: number;
