@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ConfigError } from '../src/core/config-error.js';
 import { checkOptionKeys } from '../src/core/check-option-keys.js';
+import { findReservedKey } from '../src/core/find-reserved-key.js';
 import { VbstreamError } from '../src/core/vbstream-error.js';
 import { families, getFamily } from '../src/registry.js';
 
@@ -163,12 +164,15 @@ export const pipelineSchema = z.strictObject({
 export type PipelineConfig = z.infer<typeof pipelineSchema>;
 
 /**
- * Validates a parsed pipeline declaration; every problem is listed in one {@link ConfigError},
+ * Validates a parsed pipeline declaration (a key `__proto__`, `constructor` or `prototype` anywhere
+ * is refused, before the schema could drop it); every problem is listed in one {@link ConfigError},
  * each with its path in the file (`source.path: ...`, `minibatch.size: ...`).
  */
 export function parsePipelineConfig(value: unknown, source: string): PipelineConfig {
+  const reserved = findReservedKey(value);
   const result = pipelineSchema.safeParse(value);
-  if (result.success) return result.data;
-  const problems = result.error.issues.map((issue) => `  ${issue.path.length === 0 ? '(top level)' : issue.path.join('.')}: ${issue.message}`);
+  if (result.success && reserved === undefined) return result.data;
+  const problems = result.success ? [] : result.error.issues.map((issue) => `  ${issue.path.length === 0 ? '(top level)' : issue.path.join('.')}: ${issue.message}`);
+  if (reserved !== undefined) problems.unshift(`  ${reserved}: "${reserved.slice(reserved.lastIndexOf('.') + 1)}" is not allowed as a key`);
   throw new ConfigError(`invalid pipeline configuration (${source}):\n${problems.join('\n')}`);
 }

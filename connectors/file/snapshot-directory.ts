@@ -7,6 +7,7 @@ import type { SnapshotEvent } from '../../src/core/snapshot-event.js';
 import { restoreSnapshotEvent, type SnapshotExpectation } from '../../src/restore-snapshot-event.js';
 import { optionChecks } from '../../src/core/option-checks.js';
 import type { Checkpoint, Checkpointer } from '../../operators/checkpointer.js';
+import { atomicTemporary } from './atomic-temporary.js';
 import { writeFileAtomic } from './write-file-atomic.js';
 
 const NAME = /^snapshot-(\d{12})\.vbsnap$/;
@@ -20,6 +21,7 @@ const NAME = /^snapshot-(\d{12})\.vbsnap$/;
  */
 export class SnapshotDirectory implements Checkpointer {
   readonly dir: string;
+  private opened: Promise<void> | undefined;
 
   constructor(dir: string, readonly keep = 5, private readonly meta: { readonly [key: string]: JsonValue } = {}) {
     optionChecks.positiveInteger('keep', keep, Number.NaN);
@@ -46,6 +48,7 @@ export class SnapshotDirectory implements Checkpointer {
   /** {@link save} as a runtime `Checkpointer`: a file's position lives in its snapshot, so durable is done. */
   async checkpoint(event: SnapshotEvent): Promise<Checkpoint> {
     await mkdir(this.dir, { recursive: true });
+    await this.open();
     const existing = await this.list();
     const last = existing.length === 0 ? 0 : Number((NAME.exec(basename(existing[existing.length - 1])) as RegExpExecArray)[1]);
     const path = join(this.dir, `snapshot-${String(last + 1).padStart(12, '0')}.vbsnap`);
@@ -61,10 +64,31 @@ export class SnapshotDirectory implements Checkpointer {
    * silently skipped for an older one.
    */
   async restoreLatest(expect: SnapshotExpectation = {}): Promise<{ model: OnlineModel; event: SnapshotEvent; meta: { readonly [key: string]: JsonValue }; path: string } | undefined> {
+    await this.open();
     const files = await this.list();
     if (files.length === 0) return undefined;
     const path = files[files.length - 1];
     const bytes = new Uint8Array(await readFile(path));
     return { ...restoreSnapshotEvent(bytes, path, expect), path };
+  }
+
+  /** Removes stale temporary snapshot files, once per instance (again after a failure). */
+  private open(): Promise<void> {
+    this.opened ??= this.removeStaleTemporaries().catch((error: unknown) => {
+      this.opened = undefined;
+      throw error;
+    });
+    return this.opened;
+  }
+
+  private async removeStaleTemporaries(): Promise<void> {
+    let names: string[];
+    try {
+      names = await readdir(this.dir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    for (const name of names) if (atomicTemporary.isStale(name, NAME)) await rm(join(this.dir, name), { force: true });
   }
 }

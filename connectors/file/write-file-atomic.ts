@@ -1,12 +1,15 @@
 import { open, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { dirname } from 'node:path';
+import { atomicTemporary } from './atomic-temporary.js';
 
 /**
- * Writes `data` to a temporary file beside `path`, flushes it to disk, then renames it over `path`:
- * readers never see a partial file, and after a crash either the old or the new file is there.
+ * Writes `data` to a temporary file beside `path` ({@link atomicTemporary}), flushes it to disk,
+ * renames it over `path` and flushes the directory, so the rename itself survives a power loss:
+ * readers never see a partial file, and after a crash either the old or the new file is there
+ * (plus, after a SIGKILL mid-write, a temporary file that `SnapshotDirectory` removes when next used).
  */
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
-  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
+  const temporary = atomicTemporary.pathFor(path);
   try {
     const handle = await open(temporary, 'w');
     try {
@@ -19,5 +22,16 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
   } catch (error) {
     await rm(temporary, { force: true });
     throw error;
+  }
+  if (process.platform !== 'win32') await syncDirectory(dirname(path));
+}
+
+/** Flushes a directory's entries (a rename into it) to disk; Windows cannot open a directory for that. */
+async function syncDirectory(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
 }

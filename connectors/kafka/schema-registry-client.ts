@@ -15,9 +15,11 @@ export interface SchemaRegistryClientOptions {
 
 /**
  * A client of the Confluent Schema Registry REST API (`GET /schemas/ids/{id}`,
- * `POST /subjects/{subject}/versions`). Schemas by id are immutable, so each is fetched once and
- * cached for the life of the client. An unreachable registry or a 5xx is a retriable
- * {@link VbstreamError}; an unknown id is `undefined`.
+ * `POST /subjects/{subject}/versions`). Schemas by id are immutable, so each one found is fetched
+ * once and cached for the life of the client (requests for the same id in flight are shared). An
+ * unknown id is `undefined` and is not cached here: ids come from the records, so a cache of misses
+ * must be bounded, and the caller keeps one (`AvroRecordDecoder` remembers the last 1,024). An
+ * unreachable registry or a 5xx is a retriable {@link VbstreamError}.
  */
 export class SchemaRegistryClient implements SchemaRegistry {
   private readonly cache = new Map<number, Promise<string | undefined>>();
@@ -39,7 +41,7 @@ export class SchemaRegistryClient implements SchemaRegistry {
     if (known === undefined) {
       known = this.request('GET', `/schemas/ids/${id}`).then((body) => (body === undefined ? undefined : String((body as { schema: unknown }).schema)));
       this.cache.set(id, known);
-      known.catch(() => this.cache.delete(id));
+      known.then((text) => { if (text === undefined) this.cache.delete(id); }, () => this.cache.delete(id));
     }
     return known;
   }

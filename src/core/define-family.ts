@@ -6,6 +6,7 @@ import type { ModelSnapshot } from './model-snapshot.js';
 import { ModelShell } from './model-shell.js';
 import { optionChecks } from './option-checks.js';
 import type { Predictive } from './predictive.js';
+import { snapshotChecks } from './snapshot-checks.js';
 import { SnapshotError } from './snapshot-error.js';
 import { VbstreamError } from './vbstream-error.js';
 
@@ -34,7 +35,10 @@ function migrate(id: string, snapshot: ModelSnapshot, current: number, migration
 /**
  * The registry entry of a family: `create` checks the option keys (strict, with "did you mean") and
  * the dimension, then builds the state; `restore` checks family and dimension, migrates an old
- * layout, decodes. Both wrap the state in `Model` (the generic {@link ModelShell}, or a subclass
+ * layout, checks that every array entry and header number is finite (NaN only at the codec's
+ * `notYetComputed` markers), decodes, then checks that the records seen are not negative and the
+ * codec's `invariants` — any failure a `SnapshotError` naming the family, the array or field and the
+ * first bad index and value. Both wrap the state in `Model` (the generic {@link ModelShell}, or a subclass
  * with the family's own accessors).
  */
 export function defineFamily<Options extends object, State extends FamilyState, Workspace, Prediction extends Predictive, Model extends ModelShell<Options, State, Workspace, Prediction> = ModelShell<Options, State, Workspace, Prediction>>(
@@ -58,6 +62,8 @@ export function defineFamily<Options extends object, State extends FamilyState, 
       if (snapshot.family !== id) throw new SnapshotError(`snapshot is of family "${snapshot.family}", expected "${id}"`, { field: 'family', value: snapshot.family });
       if (!Number.isInteger(snapshot.dim) || snapshot.dim < 1) throw new SnapshotError('snapshot dimension must be a positive integer', { field: 'dim', value: snapshot.dim });
       const current = migrate(id, snapshot, definition.codec.version, definition.codec.migrations);
+      const nonFinite = snapshotChecks.finite(current, definition.codec.notYetComputed);
+      if (nonFinite !== undefined) throw snapshotChecks.refusal(id, nonFinite);
       let state: State;
       try {
         state = definition.codec.decode(current);
@@ -66,6 +72,8 @@ export function defineFamily<Options extends object, State extends FamilyState, 
         throw new SnapshotError(`${id} snapshot cannot be decoded: ${cause instanceof VbstreamError ? cause.reason : (cause as Error).message}`, { field: 'header' }, { cause });
       }
       if (state.dim !== snapshot.dim) throw new SnapshotError(`${id} snapshot decodes to dimension ${state.dim}, its header says ${snapshot.dim}`, { field: 'dim', value: state.dim });
+      const broken = snapshotChecks.nonNegative('records', definition.recordsSeen(state)) ?? definition.codec.invariants?.(state);
+      if (broken !== undefined) throw snapshotChecks.refusal(id, broken);
       return new Model(definition, state);
     },
   };

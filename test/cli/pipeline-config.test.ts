@@ -23,3 +23,18 @@ describe('pipeline config: metrics and rate', () => {
     expect(parsePipelineConfig({ ...base, source: { type: 'synthetic', rate: 250 } }, 'test').source).toMatchObject({ rate: 250 });
   });
 });
+
+describe('pipeline config: reserved keys', () => {
+  it('refuses __proto__, constructor and prototype as keys anywhere in the file, naming their path (a JSON "__proto__" is not silently dropped)', () => {
+    const cases: [string, RegExp][] = [
+      ['{"source":{"type":"synthetic"},"model":{"family":"vb-linear","options":{"__proto__":{"tol":1}}}}', /model\.options\.__proto__/],
+      ['{"source":{"type":"synthetic"},"model":{"family":"vb-linear","options":{"prior":{"__proto__":{"a0":1}}}}}', /model\.options\.prior\.__proto__/],
+      ['{"source":{"type":"synthetic"},"model":{"family":"vb-linear","options":{"constructor":1}}}', /model\.options\.constructor/],
+      ['{"source":{"type":"synthetic"},"model":{"family":"vb-linear"},"snapshots":{"dir":"s","prototype":1}}', /snapshots\.prototype/],
+    ];
+    for (const [text, path] of cases) {
+      expect(() => parsePipelineConfig(JSON.parse(text), 'test'), text).toThrow(ConfigError);
+      expect(() => parsePipelineConfig(JSON.parse(text), 'test'), text).toThrow(path);
+    }
+  });
+});

@@ -1,10 +1,13 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { watch } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fileFingerprint } from '../../connectors/file/file-fingerprint.js';
+import { encodeSnapshotEvent } from '../../src/core/encode-snapshot-event.js';
 import { restoreSnapshotEvent } from '../../src/restore-snapshot-event.js';
+import { killIfRunning } from '../helpers/kill-if-running.js';
 import { repoRoot } from '../helpers/reference.js';
 
 const cli = join(repoRoot, 'dist', 'cli', 'vbstream.js');
@@ -124,6 +127,47 @@ describe('vbstream run (end to end, as a child process)', () => {
     const other = spawnSync(process.execPath, [cli, 'run', '--config', join(dir, 'c.json'), '--resume'], { cwd: work, encoding: 'utf8' });
     expect(other.status).toBe(1);
     expect(other.stderr).toMatch(/snapshot .* was taken reading .*a\.csv \(file:[0-9a-f]{16}\), but this run reads .*other\.csv \(file:[0-9a-f]{16}\), which is other data/);
+  });
+
+  it('a SIGKILLed run leaves no temporary snapshot file behind once the next run has started (issue 26, item 16)', async () => {
+    const dir = mkdtempSync(join(work, 'killed-'));
+    const snaps = join(dir, 'snaps');
+    mkdirSync(snaps);
+    writeFileSync(join(dir, 'pipeline.json'), JSON.stringify({
+      source: { type: 'synthetic', records: 10_000_000, rate: 5000 }, model: { family: 'vb-logit-online' }, worker: false, metrics: false,
+      minibatch: { size: 50, maxWaitMs: 10 }, snapshots: { dir: 'snaps', everyRecords: 200 },
+    }));
+    const watcher = watch(snaps);
+    const child = spawn(process.execPath, [cli, 'run', '--config', 'pipeline.json'], { cwd: dir, stdio: 'ignore' });
+    try {
+      for await (const change of watcher) if (/^snapshot-\d{12}\.vbsnap$/.test(change.filename ?? '')) break;
+    } finally {
+      await killIfRunning(child);
+    }
+    // What the kill would leave had it landed inside writeFileAtomic: the killed process's temporary file.
+    const leftover = `.snapshot-000000099999.vbsnap.${child.pid}.${Date.now()}.tmp`;
+    writeFileSync(join(snaps, leftover), 'partial');
+    const next = await runUntilProgressThenInterrupt(dir, ['--config', 'pipeline.json', '--resume']);
+    expect(next.stderr).toBe('');
+    expect(next.code).toBe(0);
+    expect(next.stdout).toMatch(/resuming from .*snapshot-\d{12}\.vbsnap/);
+    expect(readdirSync(snaps).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('--resume refuses a snapshot file with a NaN in an array, naming the file, family, array and index, and exits 1 (issue 26, item 15)', () => {
+    const dir = mkdtempSync(join(work, 'nan-'));
+    writeFileSync(join(dir, 'pipeline.json'), JSON.stringify({ source: { type: 'synthetic', records: 300 }, model: { family: 'vb-logit-online' }, worker: false, metrics: false, snapshots: { dir: 'snaps' } }));
+    const first = spawnSync(process.execPath, [cli, 'run', '--config', 'pipeline.json'], { cwd: dir, encoding: 'utf8' });
+    expect(first.status).toBe(0);
+    const { path, event, meta } = latestSnapshot(join(dir, 'snaps'));
+    const snapshot = event.snapshot;
+    const w = snapshot.arrays.w.slice();
+    w[2] = Number.NaN;
+    writeFileSync(path, encodeSnapshotEvent({ ...event, snapshot: { ...snapshot, arrays: { ...snapshot.arrays, w } } }, meta));
+    const resumed = spawnSync(process.execPath, [cli, 'run', '--config', 'pipeline.json', '--resume'], { cwd: dir, encoding: 'utf8' });
+    expect(resumed.status).toBe(1);
+    expect(resumed.stderr).toContain(path);
+    expect(resumed.stderr).toContain('vb-logit-online snapshot refused: "w" must hold finite values at index 2 (value NaN)');
   });
 
   it('refuses an invalid config with every problem and its path, and exits 1', () => {

@@ -8,6 +8,7 @@ import { InputError } from '../../src/core/input-error.js';
 import { ModelShell } from '../../src/core/model-shell.js';
 import type { OnlineModel } from '../../src/core/online-model.js';
 import { ShapeError } from '../../src/core/shape-error.js';
+import { SnapshotError } from '../../src/core/snapshot-error.js';
 import { VbstreamError } from '../../src/core/vbstream-error.js';
 import { families, getFamily } from '../../src/registry.js';
 import { Rng } from '../../src/rng/rng.js';
@@ -149,6 +150,37 @@ describe.each(ids)('%s conforms to the model contract', (id) => {
     expect(() => getFamily(other).restore(snapshot)).toThrow(/family/);
     expect(() => getFamily(id).restore({ ...snapshot, version: snapshot.version + 1 })).toThrow(/newer/);
     expect(() => getFamily(id).restore({ ...snapshot, dim: 0 })).toThrow(/dimension/);
+  });
+
+  check('restore-finite', 'restore refuses a NaN or ±Infinity in any array with a SnapshotError naming the family, array and index; NaN only where a fresh model keeps a not-yet-computed marker; valid snapshots restore bit for bit', () => {
+    const empty = make(id).snapshot();
+    const oneByOne = make(id);
+    const rows = batchOf(id, 12, 5);
+    for (let i = 0; i < rows.n; i++) oneByOne.update({ x: rows.x.subarray(i * DIM, (i + 1) * DIM), y: rows.y.subarray(i, i + 1), n: 1, d: DIM });
+    const snapshots = [empty, trained(id).snapshot(), oneByOne.snapshot()];
+    for (const snapshot of snapshots) expectSameState(getFamily(id).restore(decodeSnapshot(encodeSnapshot(snapshot)).snapshot).snapshot(), snapshot);
+    const markers = new Set(Object.entries(empty.arrays).flatMap(([name, array]) => Array.from(array).flatMap((v, i) => (Number.isNaN(v) ? [`${name}[${i}]`] : []))));
+    const positions = snapshots.flatMap((snapshot, s) => Object.entries(snapshot.arrays).flatMap(([name, array]) => Array.from({ length: array.length }, (_, i) => ({ s, name, i }))));
+    fc.assert(fc.property(fc.constantFrom(...positions), fc.constantFrom(Number.NaN, Infinity, -Infinity), ({ s, name, i }, value) => {
+      const snapshot = snapshots[s];
+      const array = snapshot.arrays[name].slice();
+      array[i] = value;
+      const bad = { ...snapshot, arrays: { ...snapshot.arrays, [name]: array } };
+      if (Number.isNaN(value) && markers.has(`${name}[${i}]`)) {
+        expect(() => getFamily(id).restore(bad)).not.toThrow();
+        return;
+      }
+      let thrown: unknown;
+      try {
+        getFamily(id).restore(bad);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown, `${name}[${i}] = ${value}`).toBeInstanceOf(SnapshotError);
+      expect((thrown as SnapshotError).message).toContain(id);
+      expect((thrown as SnapshotError).message).toContain(`"${name}"`);
+      expect((thrown as SnapshotError).message).toContain(`index ${i}`);
+    }), { numRuns: 60 });
   });
 
   check('empty-like', 'emptyLike has the same settings and no data; clone is independent', () => {

@@ -4,19 +4,25 @@ import { join } from 'node:path';
 import avro from 'avsc';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { confluentWireFormat } from '../../connectors/kafka/confluent-wire-format.js';
+import { DEAD_LETTER_HEADERS } from '../../connectors/kafka/dead-letter-sink.js';
 import { SchemaRegistryClient } from '../../connectors/kafka/schema-registry-client.js';
 import { startSchemaRegistry, type LocalSchemaRegistry } from '../../scripts/local-schema-registry.js';
 import { readmeBlocks } from '../helpers/readme-blocks.js';
 import { repoRoot } from '../helpers/reference.js';
-import { brokerPort, createTopic, produceValues, unique } from './helpers.js';
+import { brokerPort, createTopic, produceValues, readRecords, unique } from './helpers.js';
 
-/** The README's `vbstream run` over Kafka, as written there (only the broker address is this test's), and the same pipeline reading Avro through a real schema registry. */
+/**
+ * The README's `vbstream run` over Kafka, as written there (only the broker address is this test's),
+ * the same pipeline reading Avro through a real schema registry, and that pipeline meeting a 19-byte
+ * Avro bomb (issue 26, item 14).
+ */
 const work = mkdtempSync(join(repoRoot, '.doc-test-'));
 const N = 500;
 const record = (i: number) => ({ age: 20 + (i % 40), visits: i % 9, price: (i % 11) / 2, clicked: i % 4 === 0 ? 1 : 0 });
 
-function vbstreamRun(config: string): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [join(repoRoot, 'dist/cli/vbstream.js'), 'run', '--config', config], { cwd: work, encoding: 'utf8', timeout: 120_000 });
+/** `vbstream run --config <config>` in the work folder; `nodeArgs` go to node (a heap limit). */
+function vbstreamRun(config: string, nodeArgs: readonly string[] = []): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [...nodeArgs, join(repoRoot, 'dist/cli/vbstream.js'), 'run', '--config', config], { cwd: work, encoding: 'utf8', timeout: 180_000 });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -71,4 +77,38 @@ describe('the README Kafka pipeline (real broker, real schema registry)', () => 
     expect(run.stdout).toContain(`done: ${N} records learned`);
     expect(run.stdout).toMatch(/, 0 dead letters/);
   });
+  it('an Avro value of 19 bytes declaring 2^32 − 1 array items goes to <topic>.dlq as bad-avro; every good record is learned in a 256 MiB heap, and a second run finds nothing left', async () => {
+    const topic = unique('avro-bomb');
+    const schema = { type: 'record', name: 'Row', fields: [{ name: 'x', type: { type: 'array', items: 'double' } }, { name: 'y', type: 'double' }] };
+    const id = await new SchemaRegistryClient({ url: registry.url }).register(`${topic}-value`, JSON.stringify(schema));
+    const type = avro.Type.forSchema(schema as avro.Schema);
+    const values: Buffer[] = Array.from({ length: N }, (_, i) => confluentWireFormat.encode(id, type.toBuffer({ x: [1, (i % 17) / 4], y: 0.5 + (i % 17) / 8 })));
+    // Magic byte 0, the schema id, then the record: x's block count 2^32 − 1 (zig-zag varint, 5 bytes) and 9 more bytes.
+    const poison = Buffer.concat([confluentWireFormat.encode(id, Buffer.from([0xfe, 0xff, 0xff, 0xff, 0x1f])), Buffer.alloc(9)]);
+    expect(poison.length).toBe(19);
+    values.splice(N / 2, 0, poison);
+    const admin = brokerPort().admin();
+    await admin.connect();
+    await createTopic(admin, topic, 2);
+    await admin.disconnect();
+    await produceValues(brokerPort(), topic, values, 2);
+    writeFileSync(join(work, 'avro-bomb.json'), JSON.stringify({
+      source: { type: 'kafka', brokers: [inject('kafkaBootstrap')], topic, groupId: `${topic}-learners`, dim: 2, untilCaughtUp: true, format: 'avro', schemaRegistry: { url: registry.url } },
+      model: { family: 'vb-linear' },
+      metrics: false,
+    }));
+    const run = vbstreamRun('avro-bomb.json', ['--max-old-space-size=256']);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain(`done: ${N} records learned`);
+    expect(run.stdout).toMatch(/, 1 dead letters/);
+    const [letter] = await readRecords(brokerPort(), `${topic}.dlq`, 1);
+    expect(letter.headers[DEAD_LETTER_HEADERS.reason]).toBe('bad-avro');
+    expect(letter.headers[DEAD_LETTER_HEADERS.detail]).toMatch(/4294967295 items/);
+    expect(letter.headers[DEAD_LETTER_HEADERS.partition]).toBe('0');
+    expect(letter.value).toEqual(poison);
+    const again = vbstreamRun('avro-bomb.json', ['--max-old-space-size=256']);
+    expect(again.status).toBe(0);
+    expect(again.stdout).toContain('done: 0 records learned');
+  }, 420_000);
 });

@@ -9,6 +9,7 @@ import { pgLogitFamily, type PgLogitModel } from '../../src/models/pg-logit/fami
 import { MinibatchSampler } from '../../src/models/pg-logit/minibatch-sampler.js';
 import { resolvePgLogitPrior } from '../../src/models/pg-logit/resolve-pg-logit-prior.js';
 import { Rng } from '../../src/rng/rng.js';
+import { normalCdf } from '../../src/special/normal-cdf.js';
 import { sigmoid } from '../../src/special/sigmoid.js';
 import { expectClose } from '../helpers/close.js';
 import { gaussianKl } from '../../src/gaussian/gaussian-kl.js';
@@ -163,6 +164,25 @@ describe('pg-logit properties', () => {
     x.set(data.x, 3);
     duplicated.update({ x, y: Float64Array.of(data.y[0], ...data.y), n: 31, d: 3 });
     expectClose(weighted.posteriorMean(), duplicated.posteriorMean(), { rel: 1e-9, abs: 1e-12 }, 'mean');
+  });
+
+  it('predict returns for any logit variance: a feature of 1e200 (v = Infinity) gives ½, huge v the normal limit Φ(m/√v), continuous where the quadrature hands over (issue 26, item 15)', () => {
+    for (const v of [1e12, 1e100, 1e300, Infinity]) {
+      for (const m of [-1e6, -3, 0, 2.5, 1e150]) {
+        const p = expectedSigmoid(m, v);
+        expect(p).toBeGreaterThanOrEqual(0);
+        expect(p).toBeLessThanOrEqual(1);
+        expect(Math.abs(p - normalCdf(m / Math.sqrt(v)))).toBeLessThan(1e-12);
+      }
+    }
+    expect(expectedSigmoid(0.7, Infinity)).toBe(0.5);
+    for (const m of [-2e4, -5, 0.3, 7, 1e4]) expect(Math.abs(expectedSigmoid(m, 1e8 * (1 - 1e-12)) - expectedSigmoid(m, 1e8 * (1 + 1e-12)))).toBeLessThan(1e-12);
+    const model = pgLogitFamily.create(2);
+    model.update(dataset(3, 50, 2));
+    for (const x of [1e8, 1e200]) {
+      const p = model.predict(Float64Array.of(x, 1));
+      expect(p.mean >= 0 && p.mean <= 1).toBe(true);
+    }
   });
 
   it('options are validated: κ ∈ (0.5, 1], τ ≥ 0, svi needs N, the prior must be positive definite', () => {

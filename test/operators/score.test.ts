@@ -8,6 +8,7 @@ import { score } from '../../operators/score.js';
 import { ConfigError } from '../../src/core/config-error.js';
 import { InputError } from '../../src/core/input-error.js';
 import { makeBatch } from '../../src/core/make-batch.js';
+import { SnapshotError } from '../../src/core/snapshot-error.js';
 import type { OnlineModel } from '../../src/core/online-model.js';
 import { families, getFamily } from '../../src/registry.js';
 import { taskRecords } from '../helpers/task-data.js';
@@ -75,5 +76,20 @@ describe('score(posterior$)', () => {
     const [a, b] = await Promise.all([model, model.snapshot()].map((p) => lastValueFrom(of(...records.slice(0, 5)).pipe(score(of(p)), toArray()))));
     expect(b.map((p) => [p.mean, p.variance])).toEqual(a.map((p) => [p.mean, p.variance]));
     expect(a.every((p) => Number.isFinite(p.mean) && p.variance >= 0 && p.interval[0] <= p.interval[1])).toBe(true);
+  });
+});
+
+describe('score(posterior$) with a snapshot that is not a posterior (issue 26, item 15)', () => {
+  it('a pg-logit snapshot with a zero or NaN in its Cholesky factor errors the stream with a SnapshotError instead of predicting NaN or never returning', async () => {
+    const model = getFamily('pg-logit').create(2);
+    model.update(makeBatch([[1, 0.5], [1, -1], [1, 2]], [1, 0, 1]));
+    for (const value of [0, Number.NaN]) {
+      const snapshot = model.snapshot();
+      const factor = snapshot.arrays.factor.slice();
+      factor[3] = value;
+      const bad = { ...snapshot, arrays: { ...snapshot.arrays, factor } };
+      await expect(lastValueFrom(of(query([1e3, 1], 1)).pipe(score(of(bad))))).rejects.toThrow(SnapshotError);
+      await expect(lastValueFrom(of(query([1e3, 1], 1)).pipe(score(of(bad))))).rejects.toThrow(/pg-logit snapshot refused: "factor" .* at index 3/);
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { checkSnapshot } from '../../core/check-snapshot.js';
 import type { FamilyCodec } from '../../core/family-codec.js';
 import type { ModelSnapshot } from '../../core/model-snapshot.js';
+import { snapshotChecks } from '../../core/snapshot-checks.js';
 import { SnapshotError } from '../../core/snapshot-error.js';
 import { emptySiteWindow } from './site-window.js';
 import type { AdfLink, AdfState } from './state.js';
@@ -30,6 +31,7 @@ export function adfCodec(link: AdfLink): FamilyCodec<AdfState> {
   return {
     version: 2,
     migrations: { 1: addSiteWindow },
+    invariants: (s) => snapshotChecks.positiveDefinite('priorCovariance', s.priorCovariance, s.dim) ?? snapshotChecks.positiveDefinite('V', s.posterior.V, s.dim),
     encode(s) {
       const { sites, dim } = s;
       const count = sites.count;

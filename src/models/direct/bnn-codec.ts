@@ -1,5 +1,6 @@
 import { checkSnapshot } from '../../core/check-snapshot.js';
 import type { FamilyCodec } from '../../core/family-codec.js';
+import { snapshotChecks } from '../../core/snapshot-checks.js';
 import { SnapshotError } from '../../core/snapshot-error.js';
 import { DIRECT_BNN_MAX_INPUTS } from './bnn-create-state.js';
 import { directBnnPackedSizes } from './bnn-packed-sizes.js';
@@ -18,6 +19,7 @@ function malformed(field: string, value: unknown): never {
  */
 export const directBnnCodec: FamilyCodec<DirectBnnState> = {
   version: 1,
+  invariants: (s) => snapshotChecks.positive('noiseSupport', s.grid.noiseSupport),
   encode(state) {
     const { grid, stats, settings, shape } = state;
     return {

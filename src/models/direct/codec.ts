@@ -1,6 +1,7 @@
 import { checkSnapshot } from '../../core/check-snapshot.js';
 import type { FamilyCodec } from '../../core/family-codec.js';
 import type { JsonValue, ModelSnapshot } from '../../core/model-snapshot.js';
+import { snapshotChecks } from '../../core/snapshot-checks.js';
 import { SnapshotError } from '../../core/snapshot-error.js';
 import { directGridCodec } from './grid-codec.js';
 import { headerInteger } from './header-integer.js';
@@ -81,4 +82,5 @@ export const directCodec: FamilyCodec<DirectState> = {
     };
   },
   migrations: { 1: migrateFromLayout1 },
+  invariants: (s) => snapshotChecks.positive('noiseSupport', s.grid.noiseSupport) ?? snapshotChecks.nonNegative('n', s.stats.n),
 };

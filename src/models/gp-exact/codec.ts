@@ -19,6 +19,7 @@ function fromLayout1(snapshot: ModelSnapshot): ModelSnapshot {
 /** The gp-exact snapshot (layout 2): the settings and starting hyperparameters (header), the records, the current hyperparameters and log p(y | X, θ). */
 export const gpExactCodec: FamilyCodec<GpExactState> = {
   version: 2,
+  notYetComputed: { logMarginal: [0] },
   encode: (s) => ({
     header: {
       ard: s.ard, fixedKernel: s.fixedKernel, fixedNoise: s.fixedNoise, maxIterations: s.maxIterations, records: s.records,

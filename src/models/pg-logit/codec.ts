@@ -1,6 +1,7 @@
 import { checkSnapshot } from '../../core/check-snapshot.js';
 import type { FamilyCodec } from '../../core/family-codec.js';
 import type { ModelSnapshot } from '../../core/model-snapshot.js';
+import { snapshotChecks } from '../../core/snapshot-checks.js';
 import { SnapshotError } from '../../core/snapshot-error.js';
 import { decodeJaakkolaJordanSites } from '../../likelihoods/decode-jaakkola-jordan-sites.js';
 import { encodeJaakkolaJordanSites } from '../../likelihoods/encode-jaakkola-jordan-sites.js';
@@ -44,6 +45,10 @@ function addReplay(snapshot: ModelSnapshot): ModelSnapshot {
  */
 export const pgLogitCodec: FamilyCodec<PgLogitState> = {
   version: 3,
+  notYetComputed: { scalars: [3] },
+  invariants: (s) => snapshotChecks.positiveDefinite('priorCovariance', s.prior.covariance, s.dim) ?? snapshotChecks.positiveDefinite('priorPrecision', s.prior.precision, s.dim)
+    ?? snapshotChecks.positiveDefinite('precision', s.precision, s.dim) ?? snapshotChecks.positiveDefinite('basePrecision', s.basePrecision, s.dim)
+    ?? snapshotChecks.positiveDiagonal('factor', s.factor, s.dim),
   encode(s) {
     const { mode, tol, relativeTol, maxIter, tau, kappa, effectiveSize, replay } = s.settings;
     return {

@@ -18,6 +18,7 @@ import type { SparseGpState } from './state.js';
 export function sparseGpCodec(family: string, likelihoods: readonly SparseGpLikelihoodName[]): FamilyCodec<SparseGpState> {
   return {
     version: 1,
+    notYetComputed: { scalars: [2] },
     encode: (s) => ({
       header: { options: s.options as unknown as { [key: string]: JsonValue }, initialised: s.initialised },
       arrays: { theta: s.theta.slice(), adam: s.adam.state(), rng: Float64Array.from(s.rng.getState()), scalars: Float64Array.of(s.records, s.steps, s.lastObjective) },

@@ -1,6 +1,7 @@
 import { checkSnapshot } from '../../core/check-snapshot.js';
 import type { FamilyCodec } from '../../core/family-codec.js';
 import type { ModelSnapshot } from '../../core/model-snapshot.js';
+import { snapshotChecks } from '../../core/snapshot-checks.js';
 import { SnapshotError } from '../../core/snapshot-error.js';
 import { refitVbLinear } from './refit.js';
 import { VB_LINEAR_DEFAULT_REFIT_FRACTION, type VbLinearState } from './state.js';
@@ -47,6 +48,8 @@ export function vbLinearCodec(family: string): FamilyCodec<VbLinearState> {
       };
     },
     migrations: { 1: (snapshot) => fromLayout1(snapshot, family) },
+    invariants: (s) => snapshotChecks.positiveDefinite('V', s.V, s.dim, { triangle: 'upper', keep: (i) => s.pruned[i] === 0 }) ?? snapshotChecks.positive('alpha', s.alpha)
+      ?? snapshotChecks.positive('an', s.an) ?? snapshotChecks.positive('bn', s.bn) ?? snapshotChecks.nonNegative('n', s.n),
   };
 }
 

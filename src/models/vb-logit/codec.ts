@@ -1,6 +1,7 @@
 import { checkSnapshot } from '../../core/check-snapshot.js';
 import type { FamilyCodec } from '../../core/family-codec.js';
 import type { ModelSnapshot } from '../../core/model-snapshot.js';
+import { snapshotChecks } from '../../core/snapshot-checks.js';
 import { SnapshotError } from '../../core/snapshot-error.js';
 import { decodeJaakkolaJordanSites } from '../../likelihoods/decode-jaakkola-jordan-sites.js';
 import { encodeJaakkolaJordanSites } from '../../likelihoods/encode-jaakkola-jordan-sites.js';
@@ -26,6 +27,9 @@ export function vbLogitCodec(family: string): FamilyCodec<VbLogitState> {
   return {
     version: 2,
     migrations: { 1: addReplay },
+    notYetComputed: { scalars: [4] },
+    invariants: (s) => snapshotChecks.positiveDefinite('V', s.posterior.V, s.dim) ?? snapshotChecks.positiveDefinite('invV', s.posterior.invV, s.dim)
+      ?? snapshotChecks.positive('expectedAlpha', s.expectedAlpha),
     encode: (s) => ({
       header: { ard: s.ard, prior: { ...s.prior }, tol: s.tol, maxIter: s.maxIter, replay: s.replay, stopReason: s.stopReason, ...(s.fixedAlpha === undefined ? {} : { fixedAlpha: s.fixedAlpha }) },
       arrays: {

@@ -1,11 +1,13 @@
 import { checkSnapshot } from '../../core/check-snapshot.js';
 import type { FamilyCodec } from '../../core/family-codec.js';
+import { snapshotChecks } from '../../core/snapshot-checks.js';
 import { SnapshotError } from '../../core/snapshot-error.js';
 import type { VbLogitOnlineState } from './online-state.js';
 
 /** The vb-logit-online snapshot (layout 1): w, V, V⁻¹ and the scalars, bit for bit (V and V⁻¹ are not recomputed from each other). */
 export const vbLogitOnlineCodec: FamilyCodec<VbLogitOnlineState> = {
   version: 1,
+  invariants: (s) => snapshotChecks.positiveDefinite('V', s.posterior.V, s.dim) ?? snapshotChecks.positiveDefinite('invV', s.posterior.invV, s.dim),
   encode: (s) => ({
     header: { priorPrecision: s.priorPrecision, tol: s.tol, maxIter: s.maxIter },
     arrays: { w: s.posterior.w.slice(), V: s.posterior.V.slice(), invV: s.posterior.invV.slice(), scalars: Float64Array.of(s.posterior.logDetV, s.posterior.q, s.records) },

@@ -1,6 +1,7 @@
 import { checkSnapshot } from '../../core/check-snapshot.js';
 import type { FamilyCodec } from '../../core/family-codec.js';
 import type { ModelSnapshot } from '../../core/model-snapshot.js';
+import { snapshotChecks } from '../../core/snapshot-checks.js';
 import { SnapshotError } from '../../core/snapshot-error.js';
 import { Adam } from '../../optim/adam.js';
 import { Rng } from '../../rng/rng.js';
@@ -42,6 +43,9 @@ export function viPerCodec(family: string): FamilyCodec<ViPerState> {
   return {
     version: 2,
     migrations: { 1: addReplay },
+    notYetComputed: { scalars: [1] },
+    invariants: (s) => snapshotChecks.positiveDiagonal('priorFactor', s.priorFactor, s.dim) ?? snapshotChecks.positiveDiagonal('factor', s.factor, s.dim)
+      ?? snapshotChecks.positiveDiagonal('anchorFactor', s.anchorFactor, s.dim),
     encode: (s) => ({
       header: { settings: { ...s.settings } },
       arrays: {

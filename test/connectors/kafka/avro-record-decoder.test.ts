@@ -73,6 +73,23 @@ describe('AvroRecordDecoder', () => {
     expect(decoder.decode(framed(1, v1, { a: 1, b: 2, clicked: 1 }), x, 0)).toBe(1);
   });
 
+  it('remembers the last 1,024 schema ids the registry did not know, not more: a recent one is not asked again, an older one is (issue 26, item 14)', async () => {
+    const registry = new InMemoryRegistry(new Map([[1, v1]]));
+    const decoder = new AvroRecordDecoder({ dim: 2, features: ['a', 'b'], label: 'clicked', task: 'classification' }, { registry });
+    const unknown = (id: number) => confluentWireFormat.encode(id, Buffer.from([0]));
+    for (let chunk = 0; chunk < 10; chunk++) await decoder.prepare(Array.from({ length: 500 }, (_, i) => unknown(1000 + chunk * 500 + i)));
+    expect(registry.lookups).toBe(5000);
+    const x = new Float64Array(2);
+    expect(decoder.decode(unknown(5999), x, 0)).toBeUndefined();
+    expect(decoder.failure).toEqual({ reason: 'unknown-schema', detail: 'schema id 5999 is not in the registry' });
+    await decoder.prepare([unknown(5999), unknown(5000), unknown(5500)]);
+    expect(registry.lookups).toBe(5000);
+    await decoder.prepare([unknown(1000), unknown(3000), framed(1, v1, { a: 1, b: 2, clicked: 1 })]);
+    expect(registry.lookups).toBe(5003);
+    expect(decoder.decode(unknown(1000), x, 0)).toBeUndefined();
+    expect(decoder.failure.reason).toBe('unknown-schema');
+  });
+
   it('refuses a reader schema that is not Avro when it is built', () => {
     expect(() => new AvroRecordDecoder({ dim: 1, task: 'regression' }, { registry: new InMemoryRegistry(new Map()), readerSchema: { type: 'recrod' } })).toThrow(ConfigError);
   });
