@@ -35,6 +35,7 @@ export class PipelineMonitor {
   static async start(options: { readonly port: number; readonly host: string; readonly pipeline: string }, family: string): Promise<PipelineMonitor> {
     const metrics = new PipelineMetrics({ pipeline: options.pipeline });
     const readiness = new Readiness(['model-restored', 'source-consuming']);
+    metrics.observeReadiness(readiness);
     const live = new LiveView({ metrics, title: options.pipeline, readiness });
     const server = new MetricsServer({ metrics, readiness, port: options.port, host: options.host, live });
     let port: number;

@@ -6,6 +6,7 @@ import { isMetricDeltaMessage } from './is-metric-delta-message.js';
 import type { MetricDelta } from './metric-delta.js';
 import { METRIC_BUCKETS } from './metric-buckets.js';
 import { ModelMetricsRecorder } from './model-metrics-recorder.js';
+import type { Readiness } from './readiness.js';
 
 /** Options of `PipelineMetrics`. */
 export interface PipelineMetricsOptions {
@@ -57,6 +58,7 @@ export class PipelineMetrics {
   private readonly consumerLag: Gauge<'topic' | 'partition'>;
   private readonly deadLetterShare: Gauge<'topic' | 'partition'>;
   private readonly brokersReachable: Gauge;
+  private readonly readinesses: Readiness[] = [];
   private readonly queueDepth: Gauge;
   private readonly workerBusySeconds: Counter;
 
@@ -99,6 +101,14 @@ export class PipelineMetrics {
     this.combinerSkipped = new Counter({ name: 'vbstream_combiner_skipped_partitions_total', help: 'Partition snapshots the posterior combiner could not merge (another topic or partition, another family or dimension, unreadable), by error kind.', labelNames: ['reason'], registers });
     this.consumerLag = new Gauge({ name: 'vbstream_kafka_consumer_lag', help: 'Kafka consumer lag in messages: the end offset minus the next offset to learn (records not learned yet), per topic and assigned partition.', labelNames: ['topic', 'partition'], registers });
     this.deadLetterShare = new Gauge({ name: 'vbstream_dead_letter_share', help: 'Share of the records of the last completed window (deadLetterAlarm.window records) of a partition that went to the dead letters.', labelNames: ['topic', 'partition'], registers });
+    const readinesses = this.readinesses;
+    const readinessCondition: Gauge<'condition'> = new Gauge({
+      name: 'vbstream_ready', help: 'Readiness conditions of the service (1 met, 0 not; /readyz answers 200 when all are 1), computed at scrape time.', labelNames: ['condition'], registers,
+      collect() {
+        readinessCondition.reset();
+        for (const readiness of readinesses) for (const [condition, met] of readiness.states()) readinessCondition.set({ condition }, met ? 1 : 0);
+      },
+    });
     this.brokersReachable = new Gauge({ name: 'vbstream_kafka_brokers_reachable', help: '1 while the Kafka brokers answer, 0 during an outage (ridden out for maxOutageMs).', registers });
     this.queueDepth = new Gauge({ name: 'vbstream_worker_queue_depth', help: 'Records waiting for the model (accepted from the source, not yet learned).', registers });
     this.workerBusySeconds = new Counter({ name: 'vbstream_worker_busy_seconds_total', help: 'Seconds worker threads spent running tasks (rate = busy workers).', registers, collect: pull });
@@ -185,6 +195,11 @@ export class PipelineMetrics {
   /** The dead-letter share of a partition's last window of records. */
   setDeadLetterShare(topic: string, partition: number | string, share: number): void {
     this.deadLetterShare.set({ topic, partition: String(partition) }, share);
+  }
+
+  /** Exports the conditions of `readiness` as `vbstream_ready{condition}` (read at each scrape). */
+  observeReadiness(readiness: Readiness): void {
+    this.readinesses.push(readiness);
   }
 
   /** Whether the Kafka brokers answer (false during an outage). */

@@ -38,6 +38,11 @@ export class Readiness {
     });
   }
 
+  /** Every declared condition and whether it holds. */
+  states(): [name: string, met: boolean][] {
+    return [...this.conditions];
+  }
+
   get ready(): boolean {
     return this.pending().length === 0;
   }

@@ -58,6 +58,7 @@ export async function banditLearnCommand(argv: string[]): Promise<number> {
   const monitoring = new PipelineMetrics({ pipeline: model });
   const metrics = new BanditMetrics(monitoring.registry);
   const readiness = new Readiness(['learner-started']);
+  monitoring.observeReadiness(readiness);
   const live = endpoint === undefined ? undefined : new LiveView({ metrics: monitoring, title: model, bandit: metrics });
   const server = endpoint === undefined ? undefined : new MetricsServer({ metrics: monitoring, readiness, host: endpoint.host, port: endpoint.port, live });
   const brokerList = brokers.split(',');

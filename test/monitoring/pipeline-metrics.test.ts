@@ -1,6 +1,7 @@
 import { register as globalRegistry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { PipelineMetrics } from '../../monitoring/pipeline-metrics.js';
+import { Readiness } from '../../monitoring/readiness.js';
 import { parsePrometheusText, sampleValue, type Sample } from '../helpers/prometheus-text.js';
 
 const scrape = async (metrics: PipelineMetrics): Promise<Sample[]> => parsePrometheusText(await metrics.metrics());
@@ -154,6 +155,19 @@ describe('PipelineMetrics', () => {
     expect(samples.filter((s) => s.labels.partition === '1')).toEqual([]);
   });
 
+  it('exports the conditions of an observed readiness at each scrape', async () => {
+    const metrics = new PipelineMetrics({ defaultMetrics: false });
+    const readiness = new Readiness(['model-restored', 'brokers-reachable']);
+    metrics.observeReadiness(readiness);
+    readiness.set('model-restored');
+    let samples = await scrape(metrics);
+    expect([sampleValue(samples, 'vbstream_ready', { condition: 'model-restored' }), sampleValue(samples, 'vbstream_ready', { condition: 'brokers-reachable' })]).toEqual([1, 0]);
+    readiness.set('brokers-reachable');
+    readiness.set('model-restored', false);
+    samples = await scrape(metrics);
+    expect([sampleValue(samples, 'vbstream_ready', { condition: 'model-restored' }), sampleValue(samples, 'vbstream_ready', { condition: 'brokers-reachable' })]).toEqual([0, 1]);
+  });
+
   it('labels every series with the pipeline, names them by the conventions, and stays off the global registry', async () => {
     const metrics = new PipelineMetrics({ pipeline: 'orders' });
     metrics.model('vb-logit-online').recordLearned(1, 1e-5);
@@ -165,7 +179,7 @@ describe('PipelineMetrics', () => {
     }
     expect(samples.some((s) => s.name === 'vbstream_nodejs_eventloop_lag_seconds')).toBe(true);
     const own = (await metrics.registry.getMetricsAsJSON()).filter((m) => !/^vbstream_(process|nodejs)_/.test(m.name));
-    expect(own.length).toBe(22);
+    expect(own.length).toBe(23);
     for (const metric of own) {
       if (String(metric.type) === 'counter') expect(metric.name).toMatch(/_total$/);
       else expect(metric.name).not.toMatch(/_total$/);

@@ -16,6 +16,10 @@ describe('isRetriableKafkaFailure', () => {
     expect(isRetriableKafkaFailure(new Error('writing failed', { cause: new SnapshotError('corrupt') }))).toBe(false);
     expect(isRetriableKafkaFailure(new Error('record too large'))).toBe(false);
     expect(isRetriableKafkaFailure('a string')).toBe(false);
+    const response = (id: string, canRetry: boolean, needsRejoin = false): Error => Object.assign(new AggregateError([Object.assign(new Error(id), { code: 'PLT_KFK_PROTOCOL', apiId: id, canRetry, needsRejoin })], 'Received response with error'), { code: 'PLT_KFK_RESPONSE' });
+    expect(isRetriableKafkaFailure(Object.assign(new AggregateError([response('MESSAGE_TOO_LARGE', false)], 'Producing messages failed'), { code: 'PLT_KFK_MULTIPLE' }))).toBe(false);
+    expect(isRetriableKafkaFailure(response('NOT_LEADER_OR_FOLLOWER', true))).toBe(true);
+    expect(isRetriableKafkaFailure(response('REBALANCE_IN_PROGRESS', false, true))).toBe(true);
   });
 });
 
