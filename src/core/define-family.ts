@@ -2,6 +2,7 @@ import { checkOptionKeys } from './check-option-keys.js';
 import type { Family } from './family.js';
 import { familyTraitsOf } from './family-traits-of.js';
 import type { FamilyDefinition, FamilyState } from './family-definition.js';
+import type { InputLimits } from './input-limits.js';
 import type { ModelSnapshot } from './model-snapshot.js';
 import { ModelShell } from './model-shell.js';
 import { optionChecks } from './option-checks.js';
@@ -35,11 +36,11 @@ function migrate(id: string, snapshot: ModelSnapshot, current: number, migration
  * The registry entry of a family: `create` checks the option keys (strict, with "did you mean") and
  * the dimension, then builds the state; `restore` checks family and dimension, migrates an old
  * layout, decodes. Both wrap the state in `Model` (the generic {@link ModelShell}, or a subclass
- * with the family's own accessors).
+ * with the family's own accessors) with the {@link InputLimits} given.
  */
 export function defineFamily<Options extends object, State extends FamilyState, Workspace, Prediction extends Predictive, Model extends ModelShell<Options, State, Workspace, Prediction> = ModelShell<Options, State, Workspace, Prediction>>(
   definition: FamilyDefinition<Options, State, Workspace, Prediction>,
-  Model: new (definition: FamilyDefinition<Options, State, Workspace, Prediction>, state: State) => Model = ModelShell as unknown as new (definition: FamilyDefinition<Options, State, Workspace, Prediction>, state: State) => Model,
+  Model: new (definition: FamilyDefinition<Options, State, Workspace, Prediction>, state: State, limits?: InputLimits) => Model = ModelShell as unknown as new (definition: FamilyDefinition<Options, State, Workspace, Prediction>, state: State, limits?: InputLimits) => Model,
 ): Family<Options, Model> {
   const { id } = definition;
   return {
@@ -50,11 +51,11 @@ export function defineFamily<Options extends object, State extends FamilyState, 
     traits: familyTraitsOf(definition),
     options: definition.options,
     evidenceBound: definition.evidenceBound !== undefined,
-    create(dim: number, options?: Options): Model {
+    create(dim: number, options?: Options, limits?: InputLimits): Model {
       checkOptionKeys(id, options, definition.options);
-      return new Model(definition, definition.create(optionChecks.dimension(dim), options ?? ({} as Options)));
+      return new Model(definition, definition.create(optionChecks.dimension(dim), options ?? ({} as Options)), limits);
     },
-    restore(snapshot: ModelSnapshot): Model {
+    restore(snapshot: ModelSnapshot, limits?: InputLimits): Model {
       if (snapshot.family !== id) throw new SnapshotError(`snapshot is of family "${snapshot.family}", expected "${id}"`, { field: 'family', value: snapshot.family });
       if (!Number.isInteger(snapshot.dim) || snapshot.dim < 1) throw new SnapshotError('snapshot dimension must be a positive integer', { field: 'dim', value: snapshot.dim });
       const current = migrate(id, snapshot, definition.codec.version, definition.codec.migrations);
@@ -66,7 +67,7 @@ export function defineFamily<Options extends object, State extends FamilyState, 
         throw new SnapshotError(`${id} snapshot cannot be decoded: ${cause instanceof VbstreamError ? cause.reason : (cause as Error).message}`, { field: 'header' }, { cause });
       }
       if (state.dim !== snapshot.dim) throw new SnapshotError(`${id} snapshot decodes to dimension ${state.dim}, its header says ${snapshot.dim}`, { field: 'dim', value: state.dim });
-      return new Model(definition, state);
+      return new Model(definition, state, limits);
     },
   };
 }

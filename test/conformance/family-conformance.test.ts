@@ -114,6 +114,7 @@ describe.each(ids)('%s conforms to the model contract', (id) => {
     expect(model.predict(Float64Array.of(9, 9, 1, 0.3, -0.7), 2).mean).toBe(first.mean);
     expect(() => model.predict(Float64Array.of(1, 2))).toThrow(ShapeError);
     expect(() => model.predict(Float64Array.of(1, Number.NaN, 2))).toThrow(InputError);
+    expect(() => model.predict(Float64Array.of(1, 1e200, 2))).toThrow(/feature is out of range: .*\(column 2, value 1e\+200\)/);
     expect(() => model.predict(x, 1)).toThrow(ShapeError);
   });
 
@@ -223,7 +224,9 @@ describe.each(ids)('%s conforms to the model contract', (id) => {
     }), { numRuns: 15 });
   });
 
-  check('huge-values', 'finite inputs up to 1e308 either give a finite posterior or a typed error with the model bit-identical', () => {
+  check('huge-values', 'finite inputs up to maxAbsInput give a finite posterior or a typed error with the model bit-identical; larger ones (up to 1e308) are refused as input before any update, update and predict alike', () => {
+    const maxAbsInput = (make(id) as ModelShell).maxAbsInput;
+    expect(maxAbsInput, 'the documented default').toBe(1e12);
     fc.assert(fc.property(
       fc.double({ min: 1, max: 1e308, noNaN: true }),
       fc.integer({ min: 0, max: DIM }),
@@ -238,6 +241,19 @@ describe.each(ids)('%s conforms to the model contract', (id) => {
           batch.y[3] = value;
         } else {
           batch.x[3 * DIM + column] = value;
+        }
+        if (magnitude > maxAbsInput) {
+          let thrown: unknown;
+          try {
+            model.update(batch);
+          } catch (error) {
+            thrown = error;
+          }
+          expect(thrown).toBeInstanceOf(InputError);
+          expect((thrown as InputError).problems.map((p) => [p.location.row, p.location.column, p.reason])).toEqual([[4, column === DIM ? 'y' : column + 1, expect.stringMatching(/is out of range/)]]);
+          expectSameState(stateOf(model), before);
+          if (column < DIM) expect(() => model.predict(batch.x, 3 * DIM)).toThrow(/feature is out of range/);
+          return;
         }
         try {
           model.update(batch);
