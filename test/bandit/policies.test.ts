@@ -4,6 +4,7 @@ import { ConfigError } from '../../src/core/config-error.js';
 import { InputError } from '../../src/core/input-error.js';
 import { decodeSnapshot } from '../../src/core/decode-snapshot.js';
 import { encodeSnapshot } from '../../src/core/encode-snapshot.js';
+import { thrownBy } from '../helpers/thrown-by.js';
 
 const ARMS = 3;
 const DIM = 4;
@@ -48,12 +49,7 @@ describe.each(policies)('%s', (_, make) => {
       const context = Float64Array.of(1, 0.2, -0.1, 0.3);
       context[i] = value;
       for (const call of [() => policy.decide(context), () => policy.expectedRewards(context), () => policy.learn({ context, arm: 0 }, 1)]) {
-        let thrown: unknown;
-        try {
-          call();
-        } catch (error) {
-          thrown = error;
-        }
+        const thrown = thrownBy(call);
         expect(thrown).toBeInstanceOf(InputError);
         expect((thrown as InputError).location).toEqual({ field: `context[${i}]`, value });
         expect((thrown as InputError).reason).toBe('feature is out of range: |value| > maxAbsInput (1e+12)');

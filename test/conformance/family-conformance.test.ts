@@ -13,6 +13,7 @@ import { families, getFamily } from '../../src/registry.js';
 import { Rng } from '../../src/rng/rng.js';
 import { expectSameState } from '../helpers/same-state.js';
 import { taskRecords } from '../helpers/task-data.js';
+import { thrownBy } from '../helpers/thrown-by.js';
 import { CONFORMANCE_OPTIONS, skipReason, type ConformanceCheck } from './conformance-settings.js';
 
 /**
@@ -85,12 +86,7 @@ describe.each(ids)('%s conforms to the model contract', (id) => {
     batch.x[2 * DIM + 1] = Number.NaN;
     batch.y[5] = getFamily(id).task === 'regression' ? Infinity : 0.5;
     batch.x[8 * DIM] = -Infinity;
-    let thrown: unknown;
-    try {
-      model.update(batch);
-    } catch (error) {
-      thrown = error;
-    }
+    const thrown = thrownBy(() => model.update(batch));
     expect(thrown).toBeInstanceOf(InputError);
     const problems = (thrown as InputError).problems;
     expect(problems.map((p) => p.location.row)).toEqual([43, 46, 49]);
@@ -243,12 +239,7 @@ describe.each(ids)('%s conforms to the model contract', (id) => {
           batch.x[3 * DIM + column] = value;
         }
         if (magnitude > maxAbsInput) {
-          let thrown: unknown;
-          try {
-            model.update(batch);
-          } catch (error) {
-            thrown = error;
-          }
+          const thrown = thrownBy(() => model.update(batch));
           expect(thrown).toBeInstanceOf(InputError);
           expect((thrown as InputError).problems.map((p) => [p.location.row, p.location.column, p.reason])).toEqual([[4, column === DIM ? 'y' : column + 1, expect.stringMatching(/is out of range/)]]);
           expectSameState(stateOf(model), before);

@@ -4,16 +4,13 @@ import { InputError } from '../../src/core/input-error.js';
 import { makeBatch } from '../../src/core/make-batch.js';
 import { createModel, getFamily } from '../../src/registry.js';
 import { expectSameState } from '../helpers/same-state.js';
+import { thrownBy } from '../helpers/thrown-by.js';
 
-/** Refusals of `update`, as [row, column, reason]. */
+/** The refusals of `update`, as [row, column, reason]. */
 function refusals(run: () => unknown): [unknown, unknown, string][] {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(InputError);
-    return (error as InputError).problems.map((p) => [p.location.row, p.location.column, p.reason]);
-  }
-  throw new Error('expected an InputError');
+  const error = thrownBy(run);
+  expect(error).toBeInstanceOf(InputError);
+  return (error as InputError).problems.map((p) => [p.location.row, p.location.column, p.reason]);
 }
 
 describe('out-of-range magnitudes (issue 26, item 6): refused by the model shell before any update', () => {
