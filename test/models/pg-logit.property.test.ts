@@ -5,6 +5,7 @@ import { encodeSnapshot } from '../../src/core/encode-snapshot.js';
 import { ConfigError } from '../../src/core/config-error.js';
 import { pgLogitCavi } from '../../src/models/pg-logit/cavi.js';
 import { expectedSigmoid } from '../../src/models/pg-logit/expected-sigmoid.js';
+import { normalCdf } from '../../src/special/normal-cdf.js';
 import { pgLogitFamily, type PgLogitModel } from '../../src/models/pg-logit/family.js';
 import { MinibatchSampler } from '../../src/models/pg-logit/minibatch-sampler.js';
 import { resolvePgLogitPrior } from '../../src/models/pg-logit/resolve-pg-logit-prior.js';
@@ -183,8 +184,19 @@ describe('pg-logit properties', () => {
       reference *= h / (s * Math.sqrt(2 * Math.PI));
       expect(Math.abs(expectedSigmoid(m, v) - reference)).toBeLessThan(1e-11);
     }), { numRuns: 60 });
+    fc.assert(fc.property(fc.double({ min: 50, max: 3000, noNaN: true }), fc.double({ min: -4, max: 4, noNaN: true }), fc.double({ min: -20, max: 20, noNaN: true }), (s, ratio, shift) => {
+      const m = ratio * s + shift; // the strip rule (30·s nodes) as the reference where it is still affordable
+      const h = 0.6 / s;
+      let reference = 0;
+      for (let k = -Math.ceil(9 / h); k <= Math.ceil(9 / h); k++) reference += Math.exp(-0.5 * (k * h) ** 2) * sigmoid(m + s * k * h);
+      reference *= h / Math.sqrt(2 * Math.PI);
+      expect(Math.abs(expectedSigmoid(m, s * s) - reference)).toBeLessThan(1e-12);
+    }), { numRuns: 40 });
+    expect(expectedSigmoid(1e12, 1e30), 'a logit variance of 1e30 (a feature near 1e12): Φ(m/√v), at the cost of any other').toBeCloseTo(normalCdf(1e-3), 14);
     const model = pgLogitFamily.create(2);
     model.update(dataset(3, 50, 2));
+    const huge = model.predict(Float64Array.of(1, 1e12));
+    expect(huge.prob >= 0 && huge.prob <= 1).toBe(true);
     const x = Float64Array.of(1, 0.7);
     const exact = model.predict(x);
     const probit = model.predict(x, 0, 'probit');
