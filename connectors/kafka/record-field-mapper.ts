@@ -19,7 +19,7 @@ export class RecordFieldMapper {
   private readonly labelField: string;
   private readonly maxAbsInput: number;
   /** The model's words for each out-of-range refusal, made once. */
-  private readonly outOfRange: { readonly [what in 'feature' | 'label' | 'weight']: string };
+  private readonly outOfRange: Readonly<Record<'feature' | 'label' | 'weight', string>>;
 
   constructor(readonly schema: RecordSchema) {
     if (!(Number.isInteger(schema.dim) && schema.dim > 0)) throw new ConfigError('schema.dim must be a positive integer', { field: 'dim', value: schema.dim });

@@ -25,10 +25,9 @@ import { inputErrorOf } from './validate-batch.js';
  * The one generic `OnlineModel`: a family's pure parts ({@link FamilyDefinition}) around its state.
  * It supplies, the same for every family: batch validation that reports every bad row in one pass
  * (shape, finite features, the task's label coding, weights, magnitudes up to `maxAbsInput`),
- * predict-input validation, an atomic
- * commit (the state is copied before a step, merge or forget and put back, bit for bit, if the step
- * throws or leaves a non-finite state — then a `NumericalError`), merge and forget checks, snapshots
- * with the family's codec, `emptyLike()` and `clone()`. Families with accessors of their own (a
+ * predict-input validation, an atomic commit (the state is copied before a step, merge or forget and
+ * put back, bit for bit, if the step throws or leaves a non-finite state — then a `NumericalError`),
+ * merge and forget checks, snapshots with the family's codec, `emptyLike()` and `clone()`. Families with accessors of their own (a
  * covariance, a fitted grid) extend it; their constructor takes `(definition, state, limits?)`.
  */
 export class ModelShell<Options extends object = object, State extends FamilyState = FamilyState, Workspace = unknown, Prediction extends Predictive = Predictive> implements OnlineModel {
