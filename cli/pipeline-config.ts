@@ -98,6 +98,8 @@ export const pipelineSchema = z.strictObject({
     features: z.array(z.string().min(1)).min(1).optional(),
     label: z.string().min(1).default('y'),
     weight: z.string().min(1).optional(),
+    /** Largest |value| of a feature, label or weight (default 1e12): a larger one is a bad record (Kafka: dead letter `out-of-range`), refused before the model learns anything. */
+    maxAbsInput: z.number().min(1).optional(),
   }).default({ label: 'y' }),
   model: z.strictObject({
     family: z.string().refine((id) => families.has(id), { error: (issue) => `unknown model family ${JSON.stringify(issue.input)}; known: ${[...families.keys()].join(', ')}` }),

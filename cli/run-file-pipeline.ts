@@ -35,7 +35,8 @@ type FileConfig = PipelineConfig & { readonly source: { readonly type: 'syntheti
  * or in-process) with test-then-train scoring, behind a bounded queue that pauses the source →
  * prequential progress on `out`, predictions to the configured sink, snapshots checkpointed to the
  * directory store, bad records to their sink. With `resume`, the model and the source position come
- * from the latest snapshot (whose positions are keyed by the data's content identity). `stop`
+ * from the latest snapshot (whose positions are keyed by the data's content identity); the model
+ * takes `schema.maxAbsInput` either way (a record beyond it is a bad record). `stop`
  * (Ctrl-C) stops the source; in-flight records are drained and a final snapshot written.
  */
 export async function runFilePipeline(config: FileConfig, io: PipelineIo, monitor: PipelineMonitor | undefined): Promise<PipelineResult> {
@@ -69,13 +70,17 @@ export async function runFilePipeline(config: FileConfig, io: PipelineIo, monito
   }
   const store = new SnapshotDirectory(dir, keep, { sources: { [source.identity]: source.name } });
   const options = config.model.options as { [key: string]: JsonValue } | undefined;
+  const limits = { maxAbsInput: config.schema.maxAbsInput };
   let learner: Learner;
   if (config.worker) {
-    const worker = { metrics: monitor && { partition: '' } };
+    const worker = { metrics: monitor && { partition: '' }, limits };
     const remote = restored !== undefined ? await WorkerLearner.restore(restored.model.snapshot(), worker) : await WorkerLearner.create(family, dim, options, worker);
     monitor?.watch(remote);
     learner = remote;
-  } else learner = new InProcessLearner(restored?.model ?? getFamily(family).create(dim, options), monitor?.modelMonitor());
+  } else {
+    const model = restored === undefined ? getFamily(family).create(dim, options, limits) : getFamily(family).restore(restored.model.snapshot(), limits);
+    learner = new InProcessLearner(model, monitor?.modelMonitor());
+  }
   monitor?.readiness.set('model-restored');
 
   try {

@@ -45,7 +45,7 @@ export async function runKafkaPipeline(
 ): Promise<PipelineResult> {
   const { source, model, snapshots } = config;
   const { out } = io;
-  getFamily(model.family).create(source.dim, model.options); // a bad option value is refused before anything connects
+  getFamily(model.family).create(source.dim, model.options, { maxAbsInput: config.schema.maxAbsInput }); // a bad option value is refused before anything connects
   const decoder = decoderOf(source);
   const port = createKafkaPort({ ...kafkaConnectionOf(source), logLevel: 'nothing' });
   await reachBrokers(port, source.brokers);
@@ -55,7 +55,7 @@ export async function runKafkaPipeline(
   if (config.schema.features !== undefined) monitor?.describeFeatures(config.schema.features);
   const learner = new PartitionedLearner(port, store, {
     topic: source.topic, groupId: source.groupId, model: name, family: model.family, familyOptions: model.options,
-    schema: { dim: source.dim, features: config.schema.features, label: config.schema.label, weight: config.schema.weight, maxBytes: source.maxBytes }, decoder,
+    schema: { dim: source.dim, features: config.schema.features, label: config.schema.label, weight: config.schema.weight, maxBytes: source.maxBytes, maxAbsInput: config.schema.maxAbsInput }, decoder,
     snapshotEvery: snapshots.everyRecords, snapshotEveryMs: snapshots.everyMs, sessionTimeoutMs: source.sessionTimeoutMs, maxBytesPerPartition: source.maxBytesPerPartition, chunkSize: config.minibatch.size,
     worker: config.worker, queueCapacity: config.queue.capacity, evaluate: true, metrics: monitor?.metrics, readiness: monitor?.readiness, topics: source.topics,
     missingSnapshot: source.missingSnapshot, maxOutageMs: source.maxOutageMs, shutdownTimeoutMs: source.shutdownTimeoutMs, deadLetterAlarm: source.deadLetterAlarm,

@@ -1,6 +1,7 @@
 import { ConfigError } from './core/config-error.js';
 import type { Family, RuntimeFamily } from './core/family.js';
 import { closestName } from './core/closest-name.js';
+import type { InputLimits } from './core/input-limits.js';
 import { adfLogitFamily, adfPoissonFamily, adfProbitFamily } from './models/adf/index.js';
 import { pgLogitFamily } from './models/pg-logit/index.js';
 import { vbLinearArdFamily, vbLinearFamily } from './models/vb-linear/index.js';
@@ -55,7 +56,11 @@ export function getFamily(id: string): RuntimeFamily {
   return family;
 }
 
-/** A model of family `id` with `dim` features: `createModel('vb-logit-online', 10, { priorPrecision: 1 })`; option names and types are checked by the compiler and again at run time. */
-export function createModel<Id extends FamilyId>(id: Id, dim: number, options?: FamilyOptions<Id>): ReturnType<(typeof familyById)[Id]['create']> {
-  return getFamily(id).create(dim, options as never) as ReturnType<(typeof familyById)[Id]['create']>;
+/**
+ * A model of family `id` with `dim` features: `createModel('vb-logit-online', 10, { priorPrecision: 1 })`;
+ * option names and types are checked by the compiler and again at run time. `limits` bound the
+ * magnitude of its inputs (`{ maxAbsInput: 1e15 }`; default 1e12).
+ */
+export function createModel<Id extends FamilyId>(id: Id, dim: number, options?: FamilyOptions<Id>, limits?: InputLimits): ReturnType<(typeof familyById)[Id]['create']> {
+  return getFamily(id).create(dim, options as never, limits) as ReturnType<(typeof familyById)[Id]['create']>;
 }

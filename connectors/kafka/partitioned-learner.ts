@@ -6,6 +6,7 @@ import { InProcessLearner } from '../../operators/in-process-learner.js';
 import type { Learner } from '../../operators/learner.js';
 import type { UpdateEvent } from '../../operators/update-event.js';
 import { WorkerLearner } from '../../operators/worker/worker-learner.js';
+import type { InputLimits } from '../../src/core/input-limits.js';
 import type { JsonValue, ModelSnapshot } from '../../src/core/model-snapshot.js';
 import { optionChecks } from '../../src/core/option-checks.js';
 import type { RuntimeFamily } from '../../src/core/family.js';
@@ -44,7 +45,7 @@ export interface PartitionedLearnerOptions {
   /** Registry id of the family, e.g. `vb-linear`. */
   readonly family: string;
   readonly familyOptions?: unknown;
-  /** The record schema; the label check follows the family's task. */
+  /** The record schema; the label check follows the family's task. Its `maxAbsInput` bounds the partitions' models too. */
   readonly schema: Omit<RecordSchema, 'task' | 'requireLabel'>;
   /** How values become records: JSON by default; `AvroRecordDecoder.factory({ registry })` for Avro with a schema registry. */
   readonly decoder?: DecoderFactory;
@@ -152,6 +153,8 @@ function sleep(ms: number, waker: { wake?: () => void }): Promise<void> {
  */
 export class PartitionedLearner {
   private readonly family: RuntimeFamily;
+  /** The partitions' models' input limits: the schema's `maxAbsInput`, which the decoder checks first. */
+  private readonly limits: InputLimits;
   private readonly decoder: ValueDecoder;
   /** The JSON decoder as the partitions' workers build it, when they decode (workers on, no custom decoder); undefined: this thread decodes. */
   private readonly workerDecoder: DecoderSpec | undefined;
@@ -192,6 +195,7 @@ export class PartitionedLearner {
 
   constructor(private readonly port: KafkaPort, private readonly store: SnapshotStore, readonly options: PartitionedLearnerOptions) {
     this.family = getFamily(options.family);
+    this.limits = { maxAbsInput: options.schema.maxAbsInput };
     const schema = { ...options.schema, task: this.family.task };
     this.decoder = (options.decoder ?? ((s) => new RecordDecoder(s)))(schema); // checks the schema even when the workers decode
     this.workerDecoder = (options.worker ?? true) && options.decoder === undefined ? { kind: 'kafka-json', config: schema, weighted: schema.weight !== undefined } : undefined;
@@ -219,7 +223,7 @@ export class PartitionedLearner {
     this.x = new Float64Array(scratch * options.schema.dim);
     this.y = new Float64Array(scratch);
     this.w = new Float64Array(scratch);
-    this.family.create(options.schema.dim, options.familyOptions); // fails fast on bad options
+    this.family.create(options.schema.dim, options.familyOptions, this.limits); // fails fast on bad options
     for (const condition of ['model-restored', 'source-consuming', 'brokers-reachable', 'dead-letters']) readiness?.require(condition);
     readiness?.set('dead-letters');
     readiness?.set('brokers-reachable'); // until an operation fails
@@ -500,16 +504,17 @@ export class PartitionedLearner {
   private async openLearner(p: number, snapshot: ModelSnapshot | undefined): Promise<{ learner: Learner; close: () => Promise<void> }> {
     const { metrics, family, familyOptions, schema } = this.options;
     const partition = String(p);
+    const limits = this.limits;
     if (this.options.worker ?? true) {
       const entry = this.workerDecoder === undefined ? undefined : DECODING_WORKER;
-      const options = metrics === undefined ? { entry } : { metrics: { partition }, entry };
+      const options = metrics === undefined ? { entry, limits } : { metrics: { partition }, entry, limits };
       const learner = snapshot === undefined
         ? await WorkerLearner.create(family, schema.dim, familyOptions as { [key: string]: JsonValue } | undefined, options)
         : await WorkerLearner.restore(snapshot, options);
       const detach = metrics?.attach(learner.messages);
       return { learner, close: async () => { await learner.close(); detach?.(); } };
     }
-    const model = snapshot === undefined ? this.family.create(schema.dim, familyOptions) : this.family.restore(snapshot);
+    const model = snapshot === undefined ? this.family.create(schema.dim, familyOptions, limits) : this.family.restore(snapshot, limits);
     const learner = new InProcessLearner(model, metrics === undefined ? undefined : new ModelMonitor(metrics.model(family, partition)));
     return { learner, close: async () => undefined };
   }

@@ -1,4 +1,6 @@
 import { ConfigError } from '../../src/core/config-error.js';
+import { maxAbsInputOf } from '../../src/core/max-abs-input-of.js';
+import { outOfRangeReason } from '../../src/core/out-of-range-reason.js';
 import type { DeadLetterReason } from './dead-letter-reason.js';
 import type { RecordSchema } from './record-schema.js';
 import type { DecodeFailure } from './value-decoder.js';
@@ -6,8 +8,8 @@ import type { DecodeFailure } from './value-decoder.js';
 /**
  * Maps one decoded record (a JSON object, an Avro record) to features, label and weight as the
  * {@link RecordSchema} says, without allocating: everything the models' validation would refuse is
- * refused here first, with the reason and a detail naming the field and value. Shared by every
- * value format.
+ * refused here first (magnitudes beyond `maxAbsInput` included, so such a record never costs an
+ * update), with the reason and a detail naming the field and value. Shared by every value format.
  */
 export class RecordFieldMapper {
   /** Set by a failed `map`: why, and a detail naming the field and value. */
@@ -15,6 +17,9 @@ export class RecordFieldMapper {
   /** Set by a successful `map`: the record's weight (1 without a weight field). */
   weight = 1;
   private readonly labelField: string;
+  private readonly maxAbsInput: number;
+  /** The model's words for each out-of-range refusal, made once. */
+  private readonly outOfRange: Readonly<Record<'feature' | 'label' | 'weight', string>>;
 
   constructor(readonly schema: RecordSchema) {
     if (!(Number.isInteger(schema.dim) && schema.dim > 0)) throw new ConfigError('schema.dim must be a positive integer', { field: 'dim', value: schema.dim });
@@ -22,6 +27,8 @@ export class RecordFieldMapper {
       throw new ConfigError(`schema names ${schema.features.length} features but dim is ${schema.dim}`, { field: 'features', value: schema.features.length });
     }
     this.labelField = schema.label ?? 'y';
+    this.maxAbsInput = maxAbsInputOf(schema.maxAbsInput);
+    this.outOfRange = { feature: outOfRangeReason('feature', this.maxAbsInput), label: outOfRangeReason('label', this.maxAbsInput), weight: outOfRangeReason('weight', this.maxAbsInput) };
   }
 
   /**
@@ -50,6 +57,7 @@ export class RecordFieldMapper {
       const w = record[weightField];
       if (w === undefined || w === null) this.weight = 1;
       else if (typeof w !== 'number' || !Number.isFinite(w) || w < 0) return this.fail('bad-shape', `weight ${weightField} is ${JSON.stringify(w) ?? String(w)}, not a finite non-negative number`);
+      else if (w > this.maxAbsInput) return this.fail('out-of-range', `weight ${weightField} is ${w}; ${this.outOfRange.weight}`);
       else this.weight = w;
     }
     return this.label(record[this.labelField]);
@@ -61,10 +69,11 @@ export class RecordFieldMapper {
     return undefined;
   }
 
-  /** Stores one feature; false (with {@link failure} set) when it is not a finite number. */
+  /** Stores one feature; false (with {@link failure} set) when it is not a finite number within `maxAbsInput`. */
   private feature(value: unknown, name: string, x: Float64Array, at: number): boolean {
     if (typeof value !== 'number') this.fail('non-numeric', `${name} is ${JSON.stringify(value) ?? String(value)}, not a number`);
     else if (!Number.isFinite(value)) this.fail('non-finite', `${name} is ${value}`);
+    else if (Math.abs(value) > this.maxAbsInput) this.fail('out-of-range', `${name} is ${value}; ${this.outOfRange.feature}`);
     else {
       x[at] = value;
       return true;
@@ -78,6 +87,7 @@ export class RecordFieldMapper {
     if (typeof value !== 'number' || !Number.isFinite(value)) return this.fail('bad-label', `label ${field} is ${JSON.stringify(value) ?? String(value)}, not a finite number`);
     const task = this.schema.task;
     if (task === 'classification' && value !== 0 && value !== 1 && value !== -1) return this.fail('bad-label', `label ${field} is ${value}; binary labels are 0/1 or -1/1`);
+    if (Math.abs(value) > this.maxAbsInput) return this.fail('out-of-range', `label ${field} is ${value}; ${this.outOfRange.label}`);
     if (task === 'count' && !(Number.isInteger(value) && value >= 0)) return this.fail('bad-label', `label ${field} is ${value}; counts are non-negative integers`);
     return value;
   }

@@ -18,6 +18,8 @@ export interface RecordSchema {
   readonly task: Task;
   /** Largest accepted value in bytes; default 64 KiB. */
   readonly maxBytes?: number;
+  /** Largest |value| of a feature, label or weight (`InputLimits.maxAbsInput`, default 1e12, at least 1); a larger one is dead-lettered as `out-of-range`. */
+  readonly maxAbsInput?: number;
   /** Whether a label is required (learning) or optional (scoring); default true. */
   readonly requireLabel?: boolean;
 }

@@ -110,13 +110,13 @@ function moving(reply: WorkerReply, buffers: ArrayBufferLike[]): unknown {
 function run(task: WorkerTask): unknown {
   switch (task.op) {
     case 'create': {
-      const model = getFamily(task.family).create(task.dim, task.options);
+      const model = getFamily(task.family).create(task.dim, task.options, task.limits);
       hold(task.model, model, task.metrics);
       return { ok: true, recordsSeen: model.recordsSeen };
     }
     case 'restore': {
       const snapshot = unpackSnapshot(task.snapshot);
-      const model = getFamily(snapshot.family).restore(snapshot);
+      const model = getFamily(snapshot.family).restore(snapshot, task.limits);
       hold(task.model, model, task.metrics);
       return { ok: true, recordsSeen: model.recordsSeen };
     }
@@ -136,7 +136,7 @@ function run(task: WorkerTask): unknown {
       monitors.delete(task.model);
       return { ok: true };
     case 'accumulate': {
-      const model = getFamily(task.family).create(task.dim, task.options);
+      const model = getFamily(task.family).create(task.dim, task.options, task.limits);
       model.update(toBatch(task.batch));
       const snapshot = packSnapshot(model.snapshot());
       return moving({ ok: true, snapshot }, [snapshot.data.buffer]);
@@ -146,8 +146,8 @@ function run(task: WorkerTask): unknown {
 
 /**
  * The piscina task handler of the model worker (compiled to `dist/operators/worker/model-worker.js`).
- * Family-generic through the registry: a model is created from {family, dim, options} or restored
- * from a packed snapshot, then learns batches in the order they are sent — packed, or still encoded
+ * Family-generic through the registry: a model is created from {family, dim, options, limits} or
+ * restored from a packed snapshot (with its limits), then learns batches in the order they are sent — packed, or still encoded
  * (`learn-encoded`: decoded here by a decoder of {@link workerDecoders}, the refused records named
  * in the reply). Arrays travel as
  * transferred `Float64Array`s; errors come back as data (`{ ok: false }`) so their types survive.

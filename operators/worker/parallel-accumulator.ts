@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import type { Batch } from '../../src/core/batch.js';
 import { ConfigError } from '../../src/core/config-error.js';
+import type { InputLimits } from '../../src/core/input-limits.js';
 import type { JsonValue } from '../../src/core/model-snapshot.js';
 import type { OnlineModel } from '../../src/core/online-model.js';
 import { getFamily } from '../../src/registry.js';
@@ -24,12 +25,12 @@ export class ParallelAccumulator {
     this.pool = new Piscina({ filename: modelWorkerPath(), minThreads: 1, maxThreads: threads });
   }
 
-  /** Absorbs `batches` into `target` (created with `options`) through the workers. */
-  async accumulate(target: OnlineModel, batches: readonly Batch[], options?: { readonly [key: string]: JsonValue }): Promise<void> {
+  /** Absorbs `batches` into `target` (created with `options` and `limits`) through the workers. */
+  async accumulate(target: OnlineModel, batches: readonly Batch[], options?: { readonly [key: string]: JsonValue }, limits?: InputLimits): Promise<void> {
     if (target.merge === undefined) throw new ConfigError(`family ${target.family} has no merge, so its updates cannot fan out`, { field: 'family', value: target.family });
     const parts = await Promise.all(batches.map((batch) => {
       const { packed, transferList } = packBatch(batch, new Float64Array(batch.n));
-      const task: WorkerTask = { op: 'accumulate', family: target.family, dim: target.dim, options, batch: packed };
+      const task: WorkerTask = { op: 'accumulate', family: target.family, dim: target.dim, options, limits, batch: packed };
       return this.pool.run(task, { transferList }).then(reviveReply);
     }));
     const family = getFamily(target.family);

@@ -1,6 +1,7 @@
 import type { EventEmitter } from 'node:events';
 import { Piscina } from 'piscina';
 import type { Batch } from '../../src/core/batch.js';
+import type { InputLimits } from '../../src/core/input-limits.js';
 import type { JsonValue, ModelSnapshot } from '../../src/core/model-snapshot.js';
 import { typedError } from '../typed-error.js';
 import type { LearnOutcome } from '../learn-outcome.js';
@@ -22,6 +23,8 @@ export interface WorkerLearnerOptions {
   readonly metrics?: WorkerMetricsTask;
   /** The worker's entry module, relative to the package root (see `modelWorkerPath`): one that registers value decoders for {@link WorkerLearner.learnEncoded}; default the model worker. */
   readonly entry?: string;
+  /** The model's input limits (`maxAbsInput`), created or restored: not part of a snapshot. */
+  readonly limits?: InputLimits;
 }
 
 function reviveOutcome(outcome: SerializedOutcome): LearnOutcome {
@@ -57,13 +60,13 @@ export class WorkerLearner implements Learner {
 
   /** A fresh model of `family` in a new worker; invalid options reject with the family's `ConfigError`. */
   static create(family: string, dim: number, options?: { readonly [key: string]: JsonValue }, worker: WorkerLearnerOptions = {}): Promise<WorkerLearner> {
-    return WorkerLearner.start((model) => ({ op: 'create', model, family, dim, options, metrics: worker.metrics }), [], family, dim, worker.entry);
+    return WorkerLearner.start((model) => ({ op: 'create', model, family, dim, options, limits: worker.limits, metrics: worker.metrics }), [], family, dim, worker.entry);
   }
 
   /** A model restored from a snapshot in a new worker; a foreign or malformed snapshot rejects with `SnapshotError`. */
   static restore(snapshot: ModelSnapshot, worker: WorkerLearnerOptions = {}): Promise<WorkerLearner> {
     const packed = packSnapshot(snapshot);
-    return WorkerLearner.start((model) => ({ op: 'restore', model, snapshot: packed, metrics: worker.metrics }), [packed.data.buffer as ArrayBuffer], snapshot.family, snapshot.dim, worker.entry);
+    return WorkerLearner.start((model) => ({ op: 'restore', model, snapshot: packed, limits: worker.limits, metrics: worker.metrics }), [packed.data.buffer as ArrayBuffer], snapshot.family, snapshot.dim, worker.entry);
   }
 
   get recordsSeen(): number {

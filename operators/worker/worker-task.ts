@@ -1,3 +1,4 @@
+import type { InputLimits } from '../../src/core/input-limits.js';
 import type { JsonValue } from '../../src/core/model-snapshot.js';
 import type { UpdateStats } from '../../src/core/online-model.js';
 import type { Predictive } from '../../src/core/predictive.js';
@@ -47,13 +48,13 @@ export interface WorkerMetricsTask {
 
 /** What the model worker is asked to do (`model` names the model the worker holds). */
 export type WorkerTask =
-  | { readonly op: 'create'; readonly model: string; readonly family: string; readonly dim: number; readonly options?: { readonly [key: string]: JsonValue }; readonly metrics?: WorkerMetricsTask }
-  | { readonly op: 'restore'; readonly model: string; readonly snapshot: PackedSnapshot; readonly metrics?: WorkerMetricsTask }
+  | { readonly op: 'create'; readonly model: string; readonly family: string; readonly dim: number; readonly options?: { readonly [key: string]: JsonValue }; readonly limits?: InputLimits; readonly metrics?: WorkerMetricsTask }
+  | { readonly op: 'restore'; readonly model: string; readonly snapshot: PackedSnapshot; readonly limits?: InputLimits; readonly metrics?: WorkerMetricsTask }
   | { readonly op: 'learn'; readonly model: string; readonly batch: PackedBatch; readonly evaluate: boolean }
   | { readonly op: 'learn-encoded'; readonly model: string; readonly values: EncodedValuesTask; readonly decoder: DecoderSpec; readonly evaluate: boolean }
   | { readonly op: 'snapshot'; readonly model: string }
   | { readonly op: 'drop'; readonly model: string }
-  | { readonly op: 'accumulate'; readonly family: string; readonly dim: number; readonly options?: { readonly [key: string]: JsonValue }; readonly batch: PackedBatch };
+  | { readonly op: 'accumulate'; readonly family: string; readonly dim: number; readonly options?: { readonly [key: string]: JsonValue }; readonly limits?: InputLimits; readonly batch: PackedBatch };
 
 /** A learn outcome as plain data (scores' buffers transferred). */
 export interface SerializedOutcome {

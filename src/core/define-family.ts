@@ -2,6 +2,7 @@ import { checkOptionKeys } from './check-option-keys.js';
 import type { Family } from './family.js';
 import { familyTraitsOf } from './family-traits-of.js';
 import type { FamilyDefinition, FamilyState } from './family-definition.js';
+import type { InputLimits } from './input-limits.js';
 import type { ModelSnapshot } from './model-snapshot.js';
 import { ModelShell } from './model-shell.js';
 import { optionChecks } from './option-checks.js';
@@ -39,11 +40,11 @@ function migrate(id: string, snapshot: ModelSnapshot, current: number, migration
  * `notYetComputed` markers), decodes, then checks that the records seen are not negative and the
  * codec's `invariants` — any failure a `SnapshotError` naming the family, the array or field and the
  * first bad index and value. Both wrap the state in `Model` (the generic {@link ModelShell}, or a subclass
- * with the family's own accessors).
+ * with the family's own accessors) with the {@link InputLimits} given.
  */
 export function defineFamily<Options extends object, State extends FamilyState, Workspace, Prediction extends Predictive, Model extends ModelShell<Options, State, Workspace, Prediction> = ModelShell<Options, State, Workspace, Prediction>>(
   definition: FamilyDefinition<Options, State, Workspace, Prediction>,
-  Model: new (definition: FamilyDefinition<Options, State, Workspace, Prediction>, state: State) => Model = ModelShell as unknown as new (definition: FamilyDefinition<Options, State, Workspace, Prediction>, state: State) => Model,
+  Model: new (definition: FamilyDefinition<Options, State, Workspace, Prediction>, state: State, limits?: InputLimits) => Model = ModelShell as unknown as new (definition: FamilyDefinition<Options, State, Workspace, Prediction>, state: State, limits?: InputLimits) => Model,
 ): Family<Options, Model> {
   const { id } = definition;
   return {
@@ -54,11 +55,11 @@ export function defineFamily<Options extends object, State extends FamilyState, 
     traits: familyTraitsOf(definition),
     options: definition.options,
     evidenceBound: definition.evidenceBound !== undefined,
-    create(dim: number, options?: Options): Model {
+    create(dim: number, options?: Options, limits?: InputLimits): Model {
       checkOptionKeys(id, options, definition.options);
-      return new Model(definition, definition.create(optionChecks.dimension(dim), options ?? ({} as Options)));
+      return new Model(definition, definition.create(optionChecks.dimension(dim), options ?? ({} as Options)), limits);
     },
-    restore(snapshot: ModelSnapshot): Model {
+    restore(snapshot: ModelSnapshot, limits?: InputLimits): Model {
       if (snapshot.family !== id) throw new SnapshotError(`snapshot is of family "${snapshot.family}", expected "${id}"`, { field: 'family', value: snapshot.family });
       if (!Number.isInteger(snapshot.dim) || snapshot.dim < 1) throw new SnapshotError('snapshot dimension must be a positive integer', { field: 'dim', value: snapshot.dim });
       const current = migrate(id, snapshot, definition.codec.version, definition.codec.migrations);
@@ -74,7 +75,7 @@ export function defineFamily<Options extends object, State extends FamilyState, 
       if (state.dim !== snapshot.dim) throw new SnapshotError(`${id} snapshot decodes to dimension ${state.dim}, its header says ${snapshot.dim}`, { field: 'dim', value: state.dim });
       const broken = snapshotChecks.nonNegative('records', definition.recordsSeen(state)) ?? definition.codec.invariants?.(state);
       if (broken !== undefined) throw snapshotChecks.refusal(id, broken);
-      return new Model(definition, state);
+      return new Model(definition, state, limits);
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { FamilyTraits } from './family-traits.js';
+import type { InputLimits } from './input-limits.js';
 import type { ModelSnapshot } from './model-snapshot.js';
 import type { OnlineModel } from './online-model.js';
 import type { OptionDocs } from './option-docs.js';
@@ -17,13 +18,14 @@ export interface Family<Options extends object = object, Model extends OnlineMod
   readonly evidenceBound: boolean;
   /** Every option with a one-line description (defaults included). */
   readonly options: OptionDocs;
-  /** A model of `dim` input features with no data; an unknown option key or a bad value throws `ConfigError`. */
-  create(dim: number, options?: Options): Model;
+  /** A model of `dim` input features with no data; an unknown option key or a bad value (of `limits` too) throws `ConfigError`. */
+  create(dim: number, options?: Options, limits?: InputLimits): Model;
   /**
    * Rebuilds a model bit for bit from its snapshot, migrating an older layout version first; a
    * snapshot of another family, of a newer or unmigratable layout, or malformed throws `SnapshotError`.
+   * `limits` are not in the snapshot (they are the caller's setting): given again here, else the defaults.
    */
-  restore(snapshot: ModelSnapshot): Model;
+  restore(snapshot: ModelSnapshot, limits?: InputLimits): Model;
 }
 
 /**
@@ -31,5 +33,5 @@ export interface Family<Options extends object = object, Model extends OnlineMod
  * `create` takes options of any shape (their keys and values are checked at run time).
  */
 export interface RuntimeFamily extends Omit<Family, 'create'> {
-  create(dim: number, options?: unknown): OnlineModel;
+  create(dim: number, options?: unknown, limits?: InputLimits): OnlineModel;
 }

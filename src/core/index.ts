@@ -14,6 +14,7 @@ export type { Family, RuntimeFamily } from './family.js';
 export type { FamilyTraits } from './family-traits.js';
 export type { OptionDocs } from './option-docs.js';
 export type { Task } from './task.js';
+export type { InputLimits } from './input-limits.js';
 export { optionChecks } from './option-checks.js';
 export { VbstreamError, type ErrorKind, type ErrorLocation } from './vbstream-error.js';
 export { InputError } from './input-error.js';

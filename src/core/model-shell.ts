@@ -6,10 +6,12 @@ import { ConfigError } from './config-error.js';
 import type { FamilyDefinition, FamilyState } from './family-definition.js';
 import type { FamilyTraits } from './family-traits.js';
 import { familyTraitsOf } from './family-traits-of.js';
-import { findBatchProblems } from './find-batch-problems.js';
+import { findBatchProblems, type BatchRules } from './find-batch-problems.js';
 import { firstDifference } from './first-difference.js';
+import type { InputLimits } from './input-limits.js';
 import type { InputProblem } from './input-problem.js';
 import { InputError } from './input-error.js';
+import { maxAbsInputOf } from './max-abs-input-of.js';
 import type { ModelSnapshot } from './model-snapshot.js';
 import { NumericalError } from './numerical-error.js';
 import type { OnlineModel, PosteriorSummary, UpdateStats } from './online-model.js';
@@ -22,11 +24,11 @@ import { inputErrorOf } from './validate-batch.js';
 /**
  * The one generic `OnlineModel`: a family's pure parts ({@link FamilyDefinition}) around its state.
  * It supplies, the same for every family: batch validation that reports every bad row in one pass
- * (shape, finite features, the task's label coding, weights), predict-input validation, an atomic
- * commit (the state is copied before a step, merge or forget and put back, bit for bit, if the step
- * throws or leaves a non-finite state — then a `NumericalError`), merge and forget checks, snapshots
- * with the family's codec, `emptyLike()` and `clone()`. Families with accessors of their own (a
- * covariance, a fitted grid) extend it; their constructor takes `(definition, state)`.
+ * (shape, finite features, the task's label coding, weights, magnitudes up to `maxAbsInput`),
+ * predict-input validation, an atomic commit (the state is copied before a step, merge or forget and
+ * put back, bit for bit, if the step throws or leaves a non-finite state — then a `NumericalError`),
+ * merge and forget checks, snapshots with the family's codec, `emptyLike()` and `clone()`. Families with accessors of their own (a
+ * covariance, a fitted grid) extend it; their constructor takes `(definition, state, limits?)`.
  */
 export class ModelShell<Options extends object = object, State extends FamilyState = FamilyState, Workspace = unknown, Prediction extends Predictive = Predictive> implements OnlineModel {
   /** Present where the family is additive (see {@link FamilyTraits.merge}). */
@@ -35,6 +37,10 @@ export class ModelShell<Options extends object = object, State extends FamilySta
   readonly forget?: (factor: number) => void;
   /** Present where the family's objective is a lower bound on the log evidence (see {@link FamilyDefinition.evidenceBound}). */
   readonly evidenceBound?: () => number;
+  /** The largest |value| of a feature, label or weight this model takes (see {@link InputLimits}). */
+  readonly maxAbsInput: number;
+  /** What `validate` checks records against: the family's task and weights, and {@link maxAbsInput}. */
+  protected readonly rules: BatchRules;
   protected readonly workspace: Workspace;
   private backup: State | undefined;
   private readonly layout: StateLayout;
@@ -42,7 +48,9 @@ export class ModelShell<Options extends object = object, State extends FamilySta
   private pending: Batch | undefined;
   private readonly stepPending = (state: State, workspace: Workspace): UpdateStats => this.definition.step(state, this.pending as Batch, workspace);
 
-  constructor(readonly definition: FamilyDefinition<Options, State, Workspace, Prediction>, protected readonly state: State) {
+  constructor(readonly definition: FamilyDefinition<Options, State, Workspace, Prediction>, protected readonly state: State, limits: InputLimits = {}) {
+    this.maxAbsInput = maxAbsInputOf(limits.maxAbsInput);
+    this.rules = { task: definition.task, weights: definition.weights, maxAbsInput: this.maxAbsInput };
     this.workspace = definition.workspace?.(state) as Workspace;
     this.layout = StateLayout.of(state);
     if (definition.merge !== undefined) this.merge = (other) => this.mergeFrom(other);
@@ -72,7 +80,7 @@ export class ModelShell<Options extends object = object, State extends FamilySta
 
   /** Every bad record of `batch` (one problem per row; rows offset by `batch.firstRow`); a batch of the wrong shape throws `ShapeError`. */
   validate(batch: Batch): InputProblem[] {
-    return findBatchProblems(batch, this.state.dim, this.definition);
+    return findBatchProblems(batch, this.state.dim, this.rules);
   }
 
   update(batch: Batch): UpdateStats {
@@ -88,7 +96,7 @@ export class ModelShell<Options extends object = object, State extends FamilySta
   }
 
   predict(x: Float64Array, offset = 0): Prediction {
-    checkFeatures(x, offset, this.state.dim);
+    checkFeatures(x, offset, this.state.dim, this.maxAbsInput);
     return this.definition.predict(this.state, this.workspace, x, offset);
   }
 
@@ -111,7 +119,7 @@ export class ModelShell<Options extends object = object, State extends FamilySta
     return { family: this.family, version: this.definition.codec.version, dim: this.state.dim, header, arrays };
   }
 
-  /** A model of the same family, settings and prior with no data (River's `clone`). */
+  /** A model of the same family, settings, prior and {@link maxAbsInput} with no data (River's `clone`). */
   emptyLike(): this {
     return this.rebuild(this.definition.create(this.state.dim, this.definition.optionsOf(this.state)));
   }
@@ -148,8 +156,8 @@ export class ModelShell<Options extends object = object, State extends FamilySta
   }
 
   private rebuild(state: State): this {
-    const Model = this.constructor as new (definition: FamilyDefinition<Options, State, Workspace, Prediction>, state: State) => this;
-    return new Model(this.definition, state);
+    const Model = this.constructor as new (definition: FamilyDefinition<Options, State, Workspace, Prediction>, state: State, limits: InputLimits) => this;
+    return new Model(this.definition, state, { maxAbsInput: this.maxAbsInput });
   }
 
   private mergeFrom(other: OnlineModel): void {

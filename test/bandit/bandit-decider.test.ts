@@ -7,6 +7,8 @@ import { EpsilonGreedyPolicy } from '../../src/bandit/epsilon-greedy-policy.js';
 import { restorePolicy } from '../../src/bandit/restore-policy.js';
 import { SimulatedBandit } from '../../src/bandit/simulated-bandit.js';
 import { encodeSnapshot } from '../../src/core/encode-snapshot.js';
+import { InputError } from '../../src/core/input-error.js';
+import { ThompsonPolicy } from '../../src/bandit/thompson-policy.js';
 import { parsePrometheusText, sampleValue } from '../helpers/prometheus-text.js';
 import { InMemoryKafka } from '../connectors/kafka/in-memory-kafka.js';
 
@@ -46,6 +48,23 @@ describe('BanditDecider (in-memory Kafka): estimated regret, served policy and r
     await expect(decider.reward('d1-4', 'yes')).rejects.toThrow(/reward must be a finite number/);
     expect(kafka.topics.get('rewards')![0].map((r) => [r.key?.toString(), r.value?.toString()])).toEqual([['d1-3', '{"decisionId":"d1-3","reward":1}']]);
     expect(kafka.topics.get('decisions')![0]).toHaveLength(50);
+    await decider.stop();
+  });
+
+  it('refuses a context with a finite but huge value (1e200) with an InputError before anything is logged (issue 26, item 11)', async () => {
+    const kafka = new InMemoryKafka();
+    kafka.createTopic('policy', 1);
+    kafka.topics.get('policy')![0].push({ key: Buffer.from(snapshotKey('m', 'global')), value: Buffer.from(encodeSnapshot(new ThompsonPolicy({ arms: 3, dim: 2, seed: 1 }).snapshot(), { model: 'm', rewards: 0 })), headers: {} });
+    const decider = await BanditDecider.start(kafka, { decisionsTopic: 'decisions', policyTopic: 'policy', model: 'm', instanceId: 'd1' });
+    await kafka.deliver('policy', 0, 0);
+    const refused = decider.decide([1, 1e200]);
+    await expect(refused).rejects.toBeInstanceOf(InputError);
+    await expect(refused).rejects.toMatchObject({ location: { field: 'context[1]', value: 1e200 } });
+    expect(kafka.topics.get('decisions')![0]).toHaveLength(0);
+    const decision = await decider.decide([1, 0.5]);
+    expect(decision.decisionId).toBe('d1-1');
+    expect(Number.isFinite(decision.propensity)).toBe(true);
+    expect(kafka.topics.get('decisions')![0].map((r) => r.key?.toString())).toEqual(['d1-1']);
     await decider.stop();
   });
 });

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ArmFeatureMap, EpsilonGreedyPolicy, LinUcbPolicy, restorePolicy, SimulatedBandit, simulateBandit, ThompsonPolicy, type BanditPolicy } from '../../src/bandit/index.js';
 import { ConfigError } from '../../src/core/config-error.js';
+import { InputError } from '../../src/core/input-error.js';
 import { decodeSnapshot } from '../../src/core/decode-snapshot.js';
 import { encodeSnapshot } from '../../src/core/encode-snapshot.js';
+import { thrownBy } from '../helpers/thrown-by.js';
 
 const ARMS = 3;
 const DIM = 4;
@@ -35,6 +37,27 @@ describe.each(policies)('%s', (_, make) => {
     expect(play(make(), new SimulatedBandit({ arms: ARMS, dim: DIM, seed: 1 }), 60)).toEqual(a);
     expect((a[0] as { decisionId: string }).decisionId).toMatch(/^[a-z]5-1$/);
     expect((a[59] as { decisionId: string }).decisionId).toMatch(/-60$/);
+  });
+
+  it('refuses a context with a finite but huge value (issue 26, item 11) with an InputError naming context[i] and the value, drawing and counting nothing', () => {
+    const policy = make();
+    const twin = make();
+    const world = new SimulatedBandit({ arms: ARMS, dim: DIM, seed: 6 });
+    const twinWorld = new SimulatedBandit({ arms: ARMS, dim: DIM, seed: 6 });
+    expect(play(policy, world, 10)).toEqual(play(twin, twinWorld, 10));
+    for (const [i, value] of [[1, 1e200], [3, -1e13]]) {
+      const context = Float64Array.of(1, 0.2, -0.1, 0.3);
+      context[i] = value;
+      for (const call of [() => policy.decide(context), () => policy.expectedRewards(context), () => policy.learn({ context, arm: 0 }, 1)]) {
+        const thrown = thrownBy(call);
+        expect(thrown).toBeInstanceOf(InputError);
+        expect((thrown as InputError).location).toEqual({ field: `context[${i}]`, value });
+        expect((thrown as InputError).reason).toBe('feature is out of range: |value| > maxAbsInput (1e+12)');
+      }
+    }
+    expect(policy.decisions).toBe(10);
+    expect(play(policy, world, 5)).toEqual(play(twin, twinWorld, 5));
+    expect(Number.isFinite(policy.decide(Float64Array.of(1, 1e12, -1e12, 0.3)).propensity), 'a context at the bound gets a finite propensity').toBe(true);
   });
 
   it('snapshot → bytes → restorePolicy continues bit for bit', () => {

@@ -114,13 +114,13 @@ describe('vbstream fit refuses bad input, names file, row and column, and writes
     expect(existsSync(out)).toBe(false);
   });
 
-  it.each(['vb-linear', 'vb-logit-online'])('%s: a value too large for floating point (1e200) is refused with a numerical error, exit ≠ 0, nothing written (issue 14, item 4)', (model) => {
+  it.each(['vb-linear', 'vb-logit-online'])('%s: a value too large for floating point (1e200) is refused as out of range, naming row, column and value, exit ≠ 0, nothing written (issue 14, item 4; issue 26, item 6)', (model) => {
     const input = join(work, `huge-${model}.csv`);
     writeFileSync(input, 'x1,x2,y\n1,0.5,1\n1,1e200,0\n1,2.0,1\n');
     const out = join(work, `never-huge-${model}.json`);
     const run = vbstream('fit', '--model', model, '--input', input, '--out', out);
     expect(run.code).not.toBe(0);
-    expect(run.stderr).toMatch(/non-finite posterior/);
+    expect(run.stderr).toMatch(/feature is out of range: \|value\| > maxAbsInput \(1e\+12\) \(.*huge-.*\.csv, row 2, column 2, value 1e\+200\)/);
     expect(existsSync(out)).toBe(false);
   });
 

@@ -22,6 +22,14 @@ describe('pipeline config: metrics and rate', () => {
     expect(() => parsePipelineConfig({ ...base, source: { type: 'synthetic', rate: 0 } }, 'test')).toThrow(ConfigError);
     expect(parsePipelineConfig({ ...base, source: { type: 'synthetic', rate: 250 } }, 'test').source).toMatchObject({ rate: 250 });
   });
+
+  it('schema.maxAbsInput bounds |feature|, |label| and |weight| (optional: 1e12 by default); below 1 or not a finite number is refused with its path', () => {
+    const base = { source: { type: 'jsonl', path: 'x.jsonl' }, model: { family: 'vb-linear' } };
+    expect(parsePipelineConfig(base, 'test').schema).toEqual({ label: 'y' });
+    expect(parsePipelineConfig({ ...base, schema: { maxAbsInput: 1e15 } }, 'test').schema).toEqual({ label: 'y', maxAbsInput: 1e15 });
+    expect(() => parsePipelineConfig({ ...base, schema: { maxAbsInput: 0.5 } }, 'test')).toThrow(/schema\.maxAbsInput: Too small/);
+    expect(() => parsePipelineConfig({ ...base, schema: { maxAbsInput: '1e6' } }, 'test')).toThrow(/schema\.maxAbsInput/);
+  });
 });
 
 describe('pipeline config: reserved keys', () => {

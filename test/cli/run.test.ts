@@ -105,6 +105,36 @@ describe('vbstream run (end to end, as a child process)', () => {
     expect(event.positions).toEqual({ [await fileFingerprint(join(dir, 'data.csv'))]: 302 });
   });
 
+  it('refuses out-of-range values (a 1e200 feature, a label beyond schema.maxAbsInput) in the worker as bad records of their own, learning every other record (issue 26, item 6)', () => {
+    const dir = mkdtempSync(join(work, 'range-'));
+    const records = Array.from({ length: 200 }, (_, i) => ({ a: (i % 7) / 3 - 1, b: (i % 5) / 2 - 1, y: ((i % 11) - 5) * 100 }));
+    records[17].b = 1e200;
+    records[60].y = -2e6;
+    records[61].y = 1e6;
+    writeFileSync(join(dir, 'data.jsonl'), `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    writeFileSync(join(dir, 'pipeline.json'), JSON.stringify({
+      source: { type: 'jsonl', path: 'data.jsonl' },
+      schema: { features: ['a', 'b'], label: 'y', maxAbsInput: 1e6 },
+      model: { family: 'vb-linear' },
+      minibatch: { size: 50, maxWaitMs: 10 },
+      worker: true,
+      snapshots: { dir: 'snaps' },
+      sinks: { badRecords: { type: 'jsonl', path: 'bad.jsonl' } },
+      metrics: false,
+    }));
+    const run = spawnSync(process.execPath, [cli, 'run', '--config', join(dir, 'pipeline.json')], { cwd: work, encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/done: 198 records .* 2 bad/);
+    const bad = readFileSync(join(dir, 'bad.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).reason);
+    expect(bad).toEqual([
+      'feature is out of range: |value| > maxAbsInput (1e+6) (row 18, column 2, value 1e+200)',
+      'label is out of range: |value| > maxAbsInput (1e+6) (row 61, column y, value -2000000)',
+    ]);
+    const path = join(dir, 'snaps', readdirSync(join(dir, 'snaps')).sort().at(-1)!);
+    expect(restoreSnapshotEvent(new Uint8Array(readFileSync(path)), path, { family: 'vb-linear', dim: 2 }).event.recordsSeen).toBe(198);
+  });
+
   it('--resume follows the data, not its path: a moved file continues where it stopped, other data is refused (issue 14, item 10)', () => {
     const dir = mkdtempSync(join(work, 'moved-'));
     const rows = (offset: number) => ['x1,x2,y', ...Array.from({ length: 200 }, (_, i) => `${((i + offset) % 7) / 3 - 1},${(i % 5) / 2 - 1},${i % 3 === 0 ? 1 : 0}`)].join('\n');

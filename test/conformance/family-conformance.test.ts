@@ -14,6 +14,7 @@ import { families, getFamily } from '../../src/registry.js';
 import { Rng } from '../../src/rng/rng.js';
 import { expectSameState } from '../helpers/same-state.js';
 import { taskRecords } from '../helpers/task-data.js';
+import { thrownBy } from '../helpers/thrown-by.js';
 import { CONFORMANCE_OPTIONS, skipReason, type ConformanceCheck } from './conformance-settings.js';
 
 /**
@@ -86,12 +87,7 @@ describe.each(ids)('%s conforms to the model contract', (id) => {
     batch.x[2 * DIM + 1] = Number.NaN;
     batch.y[5] = getFamily(id).task === 'regression' ? Infinity : 0.5;
     batch.x[8 * DIM] = -Infinity;
-    let thrown: unknown;
-    try {
-      model.update(batch);
-    } catch (error) {
-      thrown = error;
-    }
+    const thrown = thrownBy(() => model.update(batch));
     expect(thrown).toBeInstanceOf(InputError);
     const problems = (thrown as InputError).problems;
     expect(problems.map((p) => p.location.row)).toEqual([43, 46, 49]);
@@ -115,6 +111,7 @@ describe.each(ids)('%s conforms to the model contract', (id) => {
     expect(model.predict(Float64Array.of(9, 9, 1, 0.3, -0.7), 2).mean).toBe(first.mean);
     expect(() => model.predict(Float64Array.of(1, 2))).toThrow(ShapeError);
     expect(() => model.predict(Float64Array.of(1, Number.NaN, 2))).toThrow(InputError);
+    expect(() => model.predict(Float64Array.of(1, 1e200, 2))).toThrow(/feature is out of range: .*\(column 2, value 1e\+200\)/);
     expect(() => model.predict(x, 1)).toThrow(ShapeError);
   });
 
@@ -255,7 +252,9 @@ describe.each(ids)('%s conforms to the model contract', (id) => {
     }), { numRuns: 15 });
   });
 
-  check('huge-values', 'finite inputs up to 1e308 either give a finite posterior or a typed error with the model bit-identical', () => {
+  check('huge-values', 'finite inputs up to maxAbsInput give a finite posterior or a typed error with the model bit-identical; larger ones (up to 1e308) are refused as input before any update, update and predict alike', () => {
+    const maxAbsInput = (make(id) as ModelShell).maxAbsInput;
+    expect(maxAbsInput, 'the documented default').toBe(1e12);
     fc.assert(fc.property(
       fc.double({ min: 1, max: 1e308, noNaN: true }),
       fc.integer({ min: 0, max: DIM }),
@@ -270,6 +269,14 @@ describe.each(ids)('%s conforms to the model contract', (id) => {
           batch.y[3] = value;
         } else {
           batch.x[3 * DIM + column] = value;
+        }
+        if (magnitude > maxAbsInput) {
+          const thrown = thrownBy(() => model.update(batch));
+          expect(thrown).toBeInstanceOf(InputError);
+          expect((thrown as InputError).problems.map((p) => [p.location.row, p.location.column, p.reason])).toEqual([[4, column === DIM ? 'y' : column + 1, expect.stringMatching(/is out of range/)]]);
+          expectSameState(stateOf(model), before);
+          if (column < DIM) expect(() => model.predict(batch.x, 3 * DIM)).toThrow(/feature is out of range/);
+          return;
         }
         try {
           model.update(batch);

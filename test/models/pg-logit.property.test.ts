@@ -177,7 +177,7 @@ describe('pg-logit properties', () => {
     }
     expect(expectedSigmoid(0.7, Infinity)).toBe(0.5);
     for (const m of [-2e4, -5, 0.3, 7, 1e4]) expect(Math.abs(expectedSigmoid(m, 1e8 * (1 - 1e-12)) - expectedSigmoid(m, 1e8 * (1 + 1e-12)))).toBeLessThan(1e-12);
-    const model = pgLogitFamily.create(2);
+    const model = pgLogitFamily.create(2, undefined, { maxAbsInput: Number.MAX_VALUE }); // past the default input bound, as a library user may set it
     model.update(dataset(3, 50, 2));
     for (const x of [1e8, 1e200]) {
       const p = model.predict(Float64Array.of(x, 1));
@@ -203,8 +203,19 @@ describe('pg-logit properties', () => {
       reference *= h / (s * Math.sqrt(2 * Math.PI));
       expect(Math.abs(expectedSigmoid(m, v) - reference)).toBeLessThan(1e-11);
     }), { numRuns: 60 });
+    fc.assert(fc.property(fc.double({ min: 50, max: 3000, noNaN: true }), fc.double({ min: -4, max: 4, noNaN: true }), fc.double({ min: -20, max: 20, noNaN: true }), (s, ratio, shift) => {
+      const m = ratio * s + shift; // the strip rule (30·s nodes) as the reference where it is still affordable
+      const h = 0.6 / s;
+      let reference = 0;
+      for (let k = -Math.ceil(9 / h); k <= Math.ceil(9 / h); k++) reference += Math.exp(-0.5 * (k * h) ** 2) * sigmoid(m + s * k * h);
+      reference *= h / Math.sqrt(2 * Math.PI);
+      expect(Math.abs(expectedSigmoid(m, s * s) - reference)).toBeLessThan(1e-12);
+    }), { numRuns: 40 });
+    expect(expectedSigmoid(1e12, 1e30), 'a logit variance of 1e30 (a feature near 1e12): Φ(m/√v), at the cost of any other').toBeCloseTo(normalCdf(1e-3), 14);
     const model = pgLogitFamily.create(2);
     model.update(dataset(3, 50, 2));
+    const huge = model.predict(Float64Array.of(1, 1e12));
+    expect(huge.prob >= 0 && huge.prob <= 1).toBe(true);
     const x = Float64Array.of(1, 0.7);
     const exact = model.predict(x);
     const probit = model.predict(x, 0, 'probit');

@@ -60,6 +60,19 @@ describe('learn(model)', () => {
     expectSameState(model.snapshot(), reference.snapshot());
   });
 
+  it('refuses a finite but huge record (1e200) as input, out of range, and learns the rest of its minibatch as if it never came (issue 26, item 6)', async () => {
+    const model = getFamily('vb-logit-online').create(2);
+    const reference = getFamily('vb-logit-online').create(2);
+    const seen: BadRecord[] = [];
+    const records = [record([1, 0.5], 1, 1), record([1, 1e200], 0, 2), record([1, -0.3], 0, 3), record([1, 2], 1, 4)];
+    const events = await lastValueFrom(from(records).pipe(minibatch(4), learn(model, { badRecords: { next: (b) => seen.push(b) }, evaluate: true }), toArray()));
+    expect(seen.map((b) => [b.error, (b.record as LabelledRecord).row])).toEqual([[expect.any(InputError), 2]]);
+    expect(seen[0].reason).toBe('feature is out of range: |value| > maxAbsInput (1e+12) (row 2, column 2, value 1e+200)');
+    expect(events.map((e) => [e.offered, e.rejected, e.stats.records])).toEqual([[4, 1, 3]]);
+    reference.update(packRecords([records[0], records[2], records[3]], 2).batch);
+    expectSameState(model.snapshot(), reference.snapshot());
+  });
+
   it('with a valve, pauses the source when the queue is full and resumes it when it drains', async () => {
     const calls: string[] = [];
     const valve = new BackpressureValve({ pause: () => calls.push('pause'), resume: () => calls.push('resume') }, 4, 1);

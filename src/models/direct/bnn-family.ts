@@ -63,7 +63,7 @@ export class DirectBnnModel extends ModelShell<DirectBnnOptions, DirectBnnState,
 
   /** Exact predictive mean, latent variance Var f and variance of y at one record (checked like `predict`). */
   moments(x: Float64Array, offset = 0): DirectPredictiveMoments {
-    checkFeatures(x, offset, this.state.dim);
+    checkFeatures(x, offset, this.state.dim, this.maxAbsInput);
     return momentsAt(this.state, this.workspace, x, offset);
   }
 

@@ -59,7 +59,7 @@ export class DirectModel extends ModelShell<DirectOptions, DirectState, DirectWo
 
   /** Exact predictive mean (eq. 9), latent variance and variance of y at one record (checked like `predict`). */
   moments(x: Float64Array, offset = 0): DirectPredictiveMoments {
-    checkFeatures(x, offset, this.state.dim);
+    checkFeatures(x, offset, this.state.dim, this.maxAbsInput);
     return directRecordMoments(this.state, this.workspace, x, offset);
   }
 

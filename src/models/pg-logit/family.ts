@@ -56,7 +56,7 @@ export class PgLogitModel extends ModelShell<PgLogitOptions, PgLogitState, PgLog
 
   /** The optimal local parameter ξ = √(xᵀΣx + (xᵀμ)²) of a record against the current q(β) (Algorithm 2). */
   localXi(x: Float64Array, offset = 0): number {
-    checkFeatures(x, offset, this.state.dim);
+    checkFeatures(x, offset, this.state.dim, this.maxAbsInput);
     const d = this.state.dim;
     const work = this.workspace.work;
     for (let j = 0; j < d; j++) work[j] = x[offset + j];
@@ -77,7 +77,7 @@ export class PgLogitModel extends ModelShell<PgLogitOptions, PgLogitState, PgLog
 
   /** p(y = 1 | x) under q(β): `exact` E[σ(xᵀβ)] (default) or the `probit` approximation; carries the logit's mean and variance. */
   override predict(x: Float64Array, offset = 0, predictor: PgLogitPredictor = 'exact'): BernoulliPredictive {
-    checkFeatures(x, offset, this.state.dim);
+    checkFeatures(x, offset, this.state.dim, this.maxAbsInput);
     return predictPgLogit(this.state.factor, this.state.mean, this.state.dim, x, offset, predictor, this.workspace.work);
   }
 }

@@ -40,7 +40,7 @@ export class SparseGpModel extends ModelShell<SparseGpOptions, SparseGpState, Sp
    * ({@link fitSparseGp}); the records count once. An error leaves the model untouched.
    */
   fit(x: Float64Array, y: Float64Array, n: number, settings: SparseGpFitSettings = {}): { iterations: number; converged: boolean } {
-    validateBatch({ x, y, n, d: this.dim }, this.dim, this.definition);
+    validateBatch({ x, y, n, d: this.dim }, this.dim, this.rules);
     return this.commit((state, workspace) => fitSparseGp(state, workspace, x, y, n, settings));
   }
 

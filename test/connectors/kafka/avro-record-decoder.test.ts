@@ -61,6 +61,7 @@ describe('AvroRecordDecoder', () => {
       [confluentWireFormat.encode(1, Buffer.from([0x01])), 'bad-avro', /does not decode with schema id 1/],
       [framed(1, v1, { a: 1, b: 2, clicked: 3 }), 'bad-label', /clicked is 3/],
       [framed(1, v1, { a: Number.POSITIVE_INFINITY, b: 2, clicked: 1 }), 'non-finite', /a is Infinity/],
+      [framed(1, v1, { a: 1, b: 1e200, clicked: 1 }), 'out-of-range', /b is 1e\+200; feature is out of range/],
       [confluentWireFormat.encode(1, Buffer.alloc(80)), 'oversize', /limit 64/],
     ];
     await decoder.prepare(cases.map(([value]) => value));

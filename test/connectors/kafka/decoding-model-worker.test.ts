@@ -28,7 +28,7 @@ function message(offset: number, value: string | null): PortMessage {
   return { key: Buffer.from(`k${offset}`), value: value === null ? null : Buffer.from(value), offset: String(offset), timestamp: '0' };
 }
 
-/** Good records, with one of each decoder refusal and a record the model refuses (1e200: not learnable finitely) among them, from offset 100. */
+/** Good records, with one of each decoder refusal among them (1e200: out of range), from offset 100. */
 function messages(): PortMessage[] {
   const values: (string | null)[] = [];
   for (let i = 0; i < 40; i++) values.push(JSON.stringify({ x: [1, Math.sin(i), Math.cos(3 * i)], y: i % 3 === 0 ? 1 : 0 }));
@@ -73,7 +73,7 @@ describe('decoding Kafka values in the partition model worker', () => {
     const localEvents = await lastValueFrom(from(decoded).pipe(learn(local, { badRecords: { next: (bad) => modelBad.push(bad) }, evaluate: true }), toArray()));
 
     expect(deadLetters(workerBad)).toEqual([...localBad, ...deadLetters(modelBad)].sort((a, b) => Number(a.offset) - Number(b.offset)));
-    expect(deadLetters(workerBad).map((b) => b.reason)).toEqual(['empty', 'empty', 'bad-json', 'wrong-width', 'non-numeric', 'bad-label', 'oversize', 'non-finite-result']);
+    expect(deadLetters(workerBad).map((b) => b.reason)).toEqual(['empty', 'empty', 'bad-json', 'wrong-width', 'non-numeric', 'bad-label', 'oversize', 'out-of-range']);
     const refusal = workerBad.find((b) => b.code === 'non-numeric')!;
     expect(refusal.error).toBeInstanceOf(InputError);
     expect(refusal.error).toMatchObject({ location: { row: Number((refusal.record as PortMessage).offset) } });
@@ -81,6 +81,23 @@ describe('decoding Kafka values in the partition model worker', () => {
       .toEqual(localEvents.map((e) => [e.offered, e.rejected, Array.from(e.labels), Array.from(e.rows), e.positions, Array.from(e.scores!.logLoss)]));
     expect(workerEvents.map((e) => e.offered)).toEqual([18, all.length - 20]); // offsets 100, 101 were learned already
     expect(worker.recordsSeen).toBe(local.recordsSeen);
+    expectSameState(await worker.snapshot(), local.snapshot());
+  });
+
+  it('with maxAbsInput raised on the schema and the model alike, a value the family cannot take finitely reaches the model and is refused as non-finite-result, the rest learned', async () => {
+    const limits = { maxAbsInput: 1e250 };
+    const wide = { ...schema, ...limits };
+    const values = Array.from({ length: 12 }, (_, i) => JSON.stringify({ x: [1, Math.sin(i), Math.cos(3 * i)], y: i % 3 === 0 ? 1 : 0 }));
+    values.splice(4, 0, '{"x":[1,1e200,3],"y":1}');
+    values.splice(8, 0, '{"x":[1,1e300,3],"y":1}');
+    const all = values.map((value, i) => message(i, value));
+    const worker = await WorkerLearner.create('vb-logit-online', D, undefined, { entry: ENTRY, limits });
+    open.push(worker);
+    const bad: BadRecord[] = [];
+    await lastValueFrom(from([encodeChunk(all, 0, all.length, null, { topic: 't', partition: 0, decoder: { kind: 'kafka-json', config: wide, weighted: false } }).chunk]).pipe(learn(worker, { badRecords: { next: (b) => bad.push(b) } })));
+    expect(deadLetters(bad).map((b) => [b.offset, b.reason])).toEqual([['8', 'out-of-range'], ['4', 'non-finite-result']]); // the decoder's refusals first
+    const local = getFamily('vb-logit-online').create(D);
+    for (const [i, value] of values.entries()) if (i !== 4 && i !== 8) local.update({ x: Float64Array.from(JSON.parse(value).x), y: Float64Array.of(JSON.parse(value).y), n: 1, d: D });
     expectSameState(await worker.snapshot(), local.snapshot());
   });
 

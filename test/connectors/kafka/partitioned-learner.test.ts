@@ -100,6 +100,32 @@ describe('PartitionedLearner delivery logic (in-memory port)', () => {
   });
 });
 
+describe('PartitionedLearner input bound (schema.maxAbsInput, issue 26 item 6)', () => {
+  it.each([true, false])('worker %s: a value beyond the bound is dead-lettered as out-of-range; one within a raised bound is learned, before and after the partition is restored', async (worker) => {
+    const kafka = new InMemoryKafka();
+    kafka.createTopic(T, 1);
+    const values = [rows[0], { x: [1, 1e13, 0], y: 1 }, rows[1], { x: [1, 1e300, 0], y: 1 }, rows[2]];
+    for (const value of values) kafka.append(T, 0, JSON.stringify(value));
+    const store = new InMemorySnapshotStore();
+    const learner = new PartitionedLearner(kafka, store, { topic: T, groupId: 'g', model: 'm', family: 'vb-linear', schema: { dim: 3, maxAbsInput: 1e15 }, worker, snapshotEvery: 100 });
+    await learner.start(() => undefined);
+    kafka.join(T, [0]);
+    await kafka.deliver(T, 0, 0);
+    kafka.join(T, [0]); // restored from the snapshot at offset 5
+    kafka.append(T, 0, JSON.stringify({ x: [1, -1e13, 0], y: 2 }));
+    kafka.append(T, 0, JSON.stringify({ x: [1, 2e15, 0], y: 2 }));
+    await kafka.deliver(T, 0, 5);
+    const letters = kafka.topics.get(`${T}.dlq`)?.flat() ?? [];
+    expect(letters.map((l) => [l.headers['dlq-source-offset'], l.headers['dlq-reason'], l.headers['dlq-detail']])).toEqual([
+      ['3', 'out-of-range', 'x[1] is 1e+300; feature is out of range: |value| > maxAbsInput (1e+15)'],
+      ['6', 'out-of-range', 'x[1] is 2000000000000000; feature is out of range: |value| > maxAbsInput (1e+15)'],
+    ]);
+    const { snapshot, meta } = decodeSnapshot(store.saved.at(-1)?.bytes as Uint8Array);
+    expect([meta.nextOffset, getFamily('vb-linear').restore(snapshot).recordsSeen]).toEqual([7, 5]);
+    await learner.stop();
+  });
+});
+
 describe('PartitionedLearner fault-proof edges (in-memory port)', () => {
   it('a snapshot that does not fit the configured model stops the service with a SnapshotError naming both sides, before any offset moves (issue 14, item 3)', async () => {
     const { kafka, store, learner } = setup(10);

@@ -30,6 +30,8 @@ describe('RecordDecoder', () => {
     ['non-numeric', '{"x":[1,"2"],"y":1}', /x\[1\] is "2"/],
     ['non-numeric', '{"x":[1,null],"y":1}', /x\[1\] is null/],
     ['non-finite', '{"x":[-1e999,2],"y":1}', /x\[0\] is -Infinity/],
+    ['out-of-range', '{"x":[1,1e200],"y":1}', /^x\[1\] is 1e\+200; feature is out of range: \|value\| > maxAbsInput \(1e\+12\)$/],
+    ['out-of-range', '{"x":[-2e12,1],"y":1}', /^x\[0\] is -2000000000000; feature is out of range/],
     ['bad-label', '{"x":[1,2]}', /missing/],
     ['bad-label', '{"x":[1,2],"y":0.5}', /0\/1 or -1\/1/],
     ['bad-label', '{"x":[1,2],"y":"1"}', /not a finite number/],
@@ -52,6 +54,23 @@ describe('RecordDecoder', () => {
     expect(named.decode(buf('{"a":1,"b":2,"y":3}'), x, 0)).toBe(3);
     const scoring = new RecordDecoder({ dim: 2, task: 'regression', requireLabel: false });
     expect(scoring.decode(buf('{"x":[1,2]}'), x, 0)).toBeNaN();
+  });
+
+  it('refuses a label or weight beyond maxAbsInput as out-of-range; the bound is the schema\'s (default 1e12)', () => {
+    const x = new Float64Array(2);
+    const regression = new RecordDecoder({ dim: 2, task: 'regression', weight: 'w' });
+    expect(regression.decode(buf('{"x":[1,2],"y":1e12,"w":1e12}'), x, 0)).toBe(1e12);
+    expect(regression.decode(buf('{"x":[1,2],"y":-1e13}'), x, 0)).toBeUndefined();
+    expect(regression.failure).toEqual({ reason: 'out-of-range', detail: 'label y is -10000000000000; label is out of range: |value| > maxAbsInput (1e+12)' });
+    expect(regression.decode(buf('{"x":[1,2],"y":1,"w":1e300}'), x, 0)).toBeUndefined();
+    expect(regression.failure).toEqual({ reason: 'out-of-range', detail: 'weight w is 1e+300; weight is out of range: |value| > maxAbsInput (1e+12)' });
+    const counts = new RecordDecoder({ dim: 2, features: ['a', 'b'], task: 'count', maxAbsInput: 1000 });
+    expect(counts.decode(buf('{"a":1000,"b":-1000,"y":1000}'), x, 0)).toBe(1000);
+    expect(counts.decode(buf('{"a":1,"b":1000.5,"y":3}'), x, 0)).toBeUndefined();
+    expect(counts.failure).toEqual({ reason: 'out-of-range', detail: 'b is 1000.5; feature is out of range: |value| > maxAbsInput (1000)' });
+    expect(counts.decode(buf('{"a":1,"b":2,"y":5000}'), x, 0)).toBeUndefined();
+    expect(counts.failure.reason).toBe('out-of-range');
+    expect(() => new RecordDecoder({ dim: 2, task: 'regression', maxAbsInput: 0.5 })).toThrow(/field maxAbsInput/);
   });
 
   it('rejects an inconsistent schema with a ConfigError', () => {
