@@ -1,4 +1,5 @@
 import { Consumer, type ConsumerOptions, type GroupAssignment, kGetApi, kGetConnection, type offsetCommitV8 } from '@platformatic/kafka';
+import { isRetriableKafkaError } from './is-retriable-kafka-error.js';
 import type { ConsumerPort, PortBatch, PortEachBatchPayload, PortHeaders, PortMessage } from './kafka-port.js';
 import { platformaticFailure } from './platformatic-failure.js';
 
@@ -182,7 +183,7 @@ export class PlatformaticConsumer implements ConsumerPort {
         next = undefined;
         if (!this.running) return;
         const failure = error instanceof Error ? error : new Error(String(error));
-        const restart = isRetriable(failure);
+        const restart = isRetriableKafkaError(failure);
         for (const listener of this.crashListeners) listener({ payload: { error: failure, restart } });
         if (!restart) {
           this.running = false;
@@ -356,18 +357,6 @@ function headersOf(headers: [Buffer | null, Buffer | null][]): PortHeaders | und
     result[key] = current === undefined ? value : Array.isArray(current) ? [...current, value] : [current, value];
   }
   return result;
-}
-
-/** Client errors that a restart cannot cure (the rest — network, timeouts, broker responses — can). */
-const FINAL_CLIENT_ERRORS = new Set(['PLT_KFK_USER', 'PLT_KFK_AUTHENTICATION', 'PLT_KFK_UNSUPPORTED', 'PLT_KFK_UNSUPPORTED_API']);
-
-/** kafkajs's rule for restarting after a crash — the error's innermost cause is retriable — extended to the client's own errors. */
-function isRetriable(error: Error): boolean {
-  let cause: unknown = error;
-  while (cause instanceof Error && cause.cause !== undefined) cause = cause.cause;
-  if ((cause as { retriable?: unknown }).retriable === true) return true;
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' && code.startsWith('PLT_KFK_') && !FINAL_CLIENT_ERRORS.has(code);
 }
 
 function sleep(ms: number): Promise<void> {
