@@ -222,16 +222,17 @@ export class HttpEdge {
         throw new Refusal(405, new InputError(`${path} takes ${found.methods.join(' or ')}, not ${method}`, { field: 'method', value: method }), { allow: found.methods.join(', ') });
       }
       const what = `${method} ${path}`;
+      let body: Promise<{ readonly [key: string]: unknown }> | undefined;
       const exchange: HttpExchange = {
         request, response, path,
-        json: async () => {
+        json: () => body ??= (async () => {
           deadline.disarm();
           try {
             return await this.json(request, started);
           } finally {
             deadline.arm(what);
           }
-        },
+        })(),
       };
       deadline.arm(what);
       const handled = Promise.resolve().then(() => found.handle(exchange));

@@ -60,6 +60,9 @@ const seedOf = (text: string): number => {
  * alike) and its own decision counter (ids `${instanceId}-${n}`). With a `rewardsTopic` it also
  * writes rewards (`reward`), so that its clients (e.g. `BanditHttpService`) need no Kafka client.
  * With `metrics` it records each decision, its propensity and its estimated regret (`BanditMetrics`).
+ * A write the brokers refuse rejects `decide` / `reward` with an `io` `VbstreamError` naming the
+ * topic and the broker's error (retriable unless no retry can help), and {@link brokerProblem} says
+ * what is wrong while writes fail or hang.
  *
  * A decider that dies after logging a decision and before answering leaves a decision without a
  * reward: the learner's reward window resolves it. One that dies before logging leaves nothing.
