@@ -44,7 +44,7 @@ export async function banditDecideCommand(argv: string[]): Promise<number> {
   const partitions = numberFlag('--partitions', values.partitions, 1, { min: 1 });
   const maxBodyBytes = numberFlag('--max-body-bytes', values['max-body-bytes'], HTTP_LIMITS.maxBodyBytes, { min: 1 });
   const requestTimeoutMs = numberFlag('--request-timeout-ms', values['request-timeout-ms'], HTTP_LIMITS.requestTimeoutMs, { min: 1 });
-  const shutdownTimeoutMs = numberFlag('--shutdown-timeout-ms', values['shutdown-timeout-ms'], 30_000, { min: 1 });
+  const shutdownTimeoutMs = values['shutdown-timeout-ms'] === undefined ? undefined : numberFlag('--shutdown-timeout-ms', values['shutdown-timeout-ms'], 0, { min: 1 }); // default: serveUntilSignal's
   const allowedHosts = values['allowed-hosts']?.split(',');
   const instanceId = values['instance-id'];
   if (instanceId !== undefined && !/^[A-Za-z0-9_.]+$/.test(instanceId)) throw new ConfigError('--instance-id must be letters, digits, _ or . (decision ids are <instance>-<n>)', { field: '--instance-id', value: instanceId });

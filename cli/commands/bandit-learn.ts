@@ -57,7 +57,7 @@ export async function banditLearnCommand(argv: string[]): Promise<number> {
   const sessionTimeoutMs = values['session-timeout-ms'] === undefined ? undefined : numberFlag('--session-timeout-ms', values['session-timeout-ms'], 30_000, { min: 1 });
   const maxStateRecordBytes = values['max-state-record-bytes'] === undefined ? undefined : numberFlag('--max-state-record-bytes', values['max-state-record-bytes'], 1_000_000, { min: 1 });
   const endpoint = metricsEndpointOf(values, 9464);
-  const shutdownTimeoutMs = numberFlag('--shutdown-timeout-ms', values['shutdown-timeout-ms'], 30_000, { min: 1 });
+  const shutdownTimeoutMs = values['shutdown-timeout-ms'] === undefined ? undefined : numberFlag('--shutdown-timeout-ms', values['shutdown-timeout-ms'], 0, { min: 1 }); // default: serveUntilSignal's
 
   const monitoring = new PipelineMetrics({ pipeline: model });
   const metrics = new BanditMetrics(monitoring.registry);
