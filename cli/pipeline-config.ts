@@ -81,6 +81,8 @@ const metrics = z.strictObject({
   host: z.string().min(1).default('127.0.0.1'),
   /** Value of the `pipeline` label on every series (and the live page's title). */
   pipeline: z.string().min(1).default('default'),
+  /** Names the endpoint answers to in the `Host` header besides `host`, localhost and IP addresses (other names are refused 421, against DNS rebinding); `*` for any. */
+  allowedHosts: z.array(z.string().min(1)).optional(),
 });
 
 /** The zod schema of a pipeline declaration (also shipped as JSON Schema: `schema/pipeline-config.schema.json`). */

@@ -13,7 +13,7 @@ import { VbstreamError } from '../src/core/vbstream-error.js';
 /**
  * The monitoring of one `vbstream run`: a `PipelineMetrics` registry, the readiness conditions
  * `model-restored` and `source-consuming`, and the `MetricsServer` (/metrics, /healthz, /readyz and
- * the live page at / on `metrics.host`, default 127.0.0.1). The model's learn-path metrics are recorded where the model runs: in this thread
+ * the live page at / on `metrics.host`, default 127.0.0.1, answering the `metrics.allowedHosts` too). The model's learn-path metrics are recorded where the model runs: in this thread
  * through {@link modelMonitor}, in a worker through the deltas {@link watch} applies. Rejections
  * and dead letters (every bad record reaches the pipeline's bad-record sink), snapshots and the
  * queue depth are recorded here.
@@ -32,12 +32,12 @@ export class PipelineMonitor {
   }
 
   /** Starts the endpoint on 127.0.0.1:`port` (0 picks a free port); a port in use is a `ConfigError`. */
-  static async start(options: { readonly port: number; readonly host: string; readonly pipeline: string }, family: string): Promise<PipelineMonitor> {
+  static async start(options: { readonly port: number; readonly host: string; readonly pipeline: string; readonly allowedHosts?: readonly string[] }, family: string): Promise<PipelineMonitor> {
     const metrics = new PipelineMetrics({ pipeline: options.pipeline });
     const readiness = new Readiness(['model-restored', 'source-consuming']);
     metrics.observeReadiness(readiness);
     const live = new LiveView({ metrics, title: options.pipeline, readiness });
-    const server = new MetricsServer({ metrics, readiness, port: options.port, host: options.host, live });
+    const server = new MetricsServer({ metrics, readiness, port: options.port, host: options.host, allowedHosts: options.allowedHosts, live });
     let port: number;
     try {
       port = await server.listen();

@@ -115,6 +115,11 @@ export class LiveView {
     return path === '/events' || path === '/favicon.ico' || Object.hasOwn(ASSETS, path);
   }
 
+  /** The view's paths: the page and its files, `/favicon.ico` and `/events`. */
+  get paths(): readonly string[] {
+    return [...Object.keys(ASSETS), '/favicon.ico', '/events'];
+  }
+
   /** Answers a GET or HEAD of one of the view's paths. */
   async handle(request: IncomingMessage, response: ServerResponse, path: string): Promise<void> {
     if (path === '/events') return this.openStream(request, response);

@@ -61,6 +61,7 @@ export class PipelineMetrics {
   private readonly readinesses: Readiness[] = [];
   private readonly queueDepth: Gauge;
   private readonly workerBusySeconds: Counter;
+  private readonly httpRequests: Counter<'route' | 'status'>;
 
   constructor(options: PipelineMetricsOptions = {}) {
     this.now = options.now ?? Date.now;
@@ -112,6 +113,7 @@ export class PipelineMetrics {
     this.brokersReachable = new Gauge({ name: 'vbstream_kafka_brokers_reachable', help: '1 while the Kafka brokers answer, 0 during an outage (ridden out for maxOutageMs).', registers });
     this.queueDepth = new Gauge({ name: 'vbstream_worker_queue_depth', help: 'Records waiting for the model (accepted from the source, not yet learned).', registers });
     this.workerBusySeconds = new Counter({ name: 'vbstream_worker_busy_seconds_total', help: 'Seconds worker threads spent running tasks (rate = busy workers).', registers, collect: pull });
+    this.httpRequests = new Counter({ name: 'vbstream_http_requests_total', help: 'Requests to the metrics endpoint (/metrics, /healthz, /readyz, the live page), by route (other: no route matched) and HTTP status.', labelNames: ['route', 'status'], registers });
     if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix: 'vbstream_' });
   }
 
@@ -215,6 +217,11 @@ export class PipelineMetrics {
   /** Worker time measured on the main thread (e.g. from a pool's task run times). */
   workerBusy(seconds: number): void {
     this.workerBusySeconds.inc(seconds);
+  }
+
+  /** A request to the metrics endpoint, by route and status. */
+  recordRequest(route: string, status: number): void {
+    this.httpRequests.inc({ route, status: String(status) });
   }
 
   /** The latest largest-coefficient summary of each model and partition (not exported to Prometheus: the live view's). */

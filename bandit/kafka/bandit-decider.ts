@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ensureTopic } from '../../connectors/kafka/ensure-topic.js';
-import type { ConsumerPort, KafkaPort, PortMessage, PortOutgoingMessage, ProducerPort } from '../../connectors/kafka/kafka-port.js';
+import { isRetriableKafkaFailure } from '../../connectors/kafka/is-retriable-kafka-failure.js';
+import type { AdminPort, ConsumerPort, KafkaPort, PortMessage, PortOutgoingMessage, ProducerPort } from '../../connectors/kafka/kafka-port.js';
 import { snapshotKey } from '../../connectors/kafka/snapshot-key.js';
 import type { TopicDurability } from '../../connectors/kafka/topic-durability.js';
 import type { BanditPolicy } from '../../src/bandit/bandit-policy.js';
@@ -34,7 +35,12 @@ export interface BanditDeciderOptions {
   /** Told about every policy swapped in: the rewards behind it and its {@link BanditDecider.policyVersion}. */
   readonly onSwap?: (policyRewards: number, policyVersion: number) => void;
   readonly metrics?: BanditMetrics;
+  /** A write to Kafka unacknowledged for longer than this is a broker problem ({@link BanditDecider.brokerProblem}), ms; default 10,000. */
+  readonly unresponsiveAfterMs?: number;
 }
+
+/** How often a decider whose last write failed asks the brokers whether they are back, ms. */
+const PROBE_EVERY_MS = 1_000;
 
 /** 32-bit FNV-1a of a string: a seed per (instance, policy version). */
 const seedOf = (text: string): number => {
@@ -54,6 +60,9 @@ const seedOf = (text: string): number => {
  * alike) and its own decision counter (ids `${instanceId}-${n}`). With a `rewardsTopic` it also
  * writes rewards (`reward`), so that its clients (e.g. `BanditHttpService`) need no Kafka client.
  * With `metrics` it records each decision, its propensity and its estimated regret (`BanditMetrics`).
+ * A write the brokers refuse rejects `decide` / `reward` with an `io` `VbstreamError` naming the
+ * topic and the broker's error (retriable unless no retry can help), and {@link brokerProblem} says
+ * what is wrong while writes fail or hang.
  *
  * A decider that dies after logging a decision and before answering leaves a decision without a
  * reward: the learner's reward window resolves it. One that dies before logging leaves nothing.
@@ -69,9 +78,18 @@ export class BanditDecider {
   private queued: { message: PortOutgoingMessage; done: (error?: unknown) => void }[] = [];
   private sending = false;
   private loadedWaiters: (() => void)[] = [];
+  /** Start times of the writes in flight (decisions, rewards). */
+  private readonly writes = new Set<{ readonly since: number }>();
+  /** Why the last write failed, until a write or a probe of the brokers succeeds. */
+  private failure: string | undefined;
+  private probe: NodeJS.Timeout | undefined;
+  private probing = false;
+  private stopped = false;
+  private readonly unresponsiveAfterMs: number;
 
-  private constructor(private readonly options: BanditDeciderOptions, private readonly producer: ProducerPort, private readonly reader: ConsumerPort) {
+  private constructor(private readonly options: BanditDeciderOptions, private readonly producer: ProducerPort, private readonly reader: ConsumerPort, private readonly admin: AdminPort) {
     this.instanceId = options.instanceId ?? randomUUID().replaceAll('-', '').slice(0, 12);
+    this.unresponsiveAfterMs = options.unresponsiveAfterMs ?? 10_000;
   }
 
   /** Creates the decisions (and rewards) topic if missing, connects and starts following the policy topic. */
@@ -80,13 +98,14 @@ export class BanditDecider {
     await admin.connect();
     try {
       for (const topic of [options.decisionsTopic, options.rewardsTopic]) if (topic !== undefined) await ensureTopic(admin, topic, { partitions: options.partitions ?? 1, ...options.topics });
-    } finally {
+    } catch (error) {
       await admin.disconnect();
+      throw error;
     }
     const producer = port.producer({ idempotent: true, maxInFlightRequests: 1 });
     await producer.connect();
     const reader = port.consumer({ groupId: `vbstream-bandit-decider-${randomUUID()}`, maxWaitTimeInMs: 100, maxBytesPerPartition: 16_777_216 });
-    const decider = new BanditDecider(options, producer, reader);
+    const decider = new BanditDecider(options, producer, reader, admin);
     await reader.connect();
     await reader.subscribe({ topics: [options.policyTopic], fromBeginning: true });
     const key = snapshotKey(options.model, 'global');
@@ -110,6 +129,20 @@ export class BanditDecider {
   /** Whether a policy is loaded. */
   get ready(): boolean {
     return this.policy !== undefined;
+  }
+
+  /**
+   * What keeps decisions and rewards from being logged, or undefined while the brokers take them:
+   * the last write's failure (until a write succeeds, or the brokers answer the probe the decider
+   * sends every second meanwhile, so that a decider taken out of a load balancer's rotation comes
+   * back), or a write unacknowledged for longer than `unresponsiveAfterMs` (a hung broker).
+   */
+  get brokerProblem(): string | undefined {
+    if (this.failure !== undefined) return this.failure;
+    let oldest = Infinity;
+    for (const write of this.writes) oldest = Math.min(oldest, write.since);
+    const waited = Date.now() - oldest;
+    return waited > this.unresponsiveAfterMs ? `no acknowledgement from the brokers for ${Math.floor(waited / 1000)} s (a write is pending)` : undefined;
   }
 
   /** Resolves once a policy is loaded (rejects after `timeoutMs`). */
@@ -155,14 +188,17 @@ export class BanditDecider {
     const topic = this.options.rewardsTopic;
     if (topic === undefined) throw new ConfigError('this decider has no rewardsTopic: it takes no rewards', { field: 'rewardsTopic' });
     const record = parseRewardRecord({ decisionId, reward });
-    await this.producer.send({ topic, acks: -1, messages: [{ key: record.decisionId, value: JSON.stringify({ decisionId: record.decisionId, reward: record.reward }) }] });
+    await this.write(topic, 'the reward', [{ key: record.decisionId, value: JSON.stringify({ decisionId: record.decisionId, reward: record.reward }) }]);
   }
 
   /** Stops following the policy topic and disconnects (after the queued decisions are logged). */
   async stop(): Promise<void> {
     while (this.sending || this.queued.length > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    this.stopped = true;
+    clearTimeout(this.probe);
     await this.reader.disconnect();
     await this.producer.disconnect();
+    await this.admin.disconnect();
   }
 
   private async flush(): Promise<void> {
@@ -171,7 +207,7 @@ export class BanditDecider {
     const batch = this.queued;
     this.queued = [];
     try {
-      await this.producer.send({ topic: this.options.decisionsTopic, messages: batch.map((q) => q.message), acks: -1 });
+      await this.write(this.options.decisionsTopic, batch.length === 1 ? 'the decision' : `${batch.length} decisions`, batch.map((q) => q.message));
       for (const q of batch) q.done();
     } catch (error) {
       for (const q of batch) q.done(error);
@@ -179,6 +215,44 @@ export class BanditDecider {
       this.sending = false;
       void this.flush();
     }
+  }
+
+  /**
+   * Writes `messages` to `topic` with acks from all in-sync replicas, keeping {@link brokerProblem}
+   * current; a failure is an `io` `VbstreamError` saying what was not written, retriable unless the
+   * client says no retry can cure it.
+   */
+  private async write(topic: string, what: string, messages: PortOutgoingMessage[]): Promise<void> {
+    const write = { since: Date.now() };
+    this.writes.add(write);
+    try {
+      await this.producer.send({ topic, messages, acks: -1 });
+      this.failure = undefined;
+    } catch (cause) {
+      const reason = cause instanceof Error ? cause.message : String(cause);
+      this.failure = `writing to ${topic} failed: ${reason}`;
+      this.probeSoon();
+      throw new VbstreamError('io', `${what} could not be written to ${topic}: ${reason}`, { source: topic }, isRetriableKafkaFailure(cause), { cause });
+    } finally {
+      this.writes.delete(write);
+    }
+  }
+
+  /** While a failure stands, asks the brokers for the decisions topic's offsets every second (one question at a time): an answer clears it. */
+  private probeSoon(): void {
+    if (this.probe !== undefined || this.probing || this.stopped) return;
+    this.probe = setTimeout(() => {
+      this.probe = undefined;
+      if (this.failure === undefined || this.stopped) return;
+      this.probing = true;
+      this.admin.fetchTopicOffsets(this.options.decisionsTopic).then(() => {
+        if (this.writes.size === 0) this.failure = undefined;
+      }, () => undefined).finally(() => {
+        this.probing = false;
+        if (this.failure !== undefined) this.probeSoon();
+      });
+    }, PROBE_EVERY_MS);
+    this.probe.unref();
   }
 
   /** Restores the newest of `messages` that restores (newest first) and swaps it in. */

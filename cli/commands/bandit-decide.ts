@@ -6,6 +6,7 @@ import { createKafkaPort } from '../../connectors/kafka/create-kafka-port.js';
 import type { KafkaConnection } from '../../connectors/kafka/kafka-connection.js';
 import { reachBrokers } from '../../connectors/kafka/reach-brokers.js';
 import { serveUntilSignal } from '../../connectors/kafka/serve-until-signal.js';
+import { HTTP_LIMITS } from '../../monitoring/http-limits.js';
 import { PipelineMetrics } from '../../monitoring/pipeline-metrics.js';
 import { ConfigError } from '../../src/core/config-error.js';
 import { usageOf } from '../command-help.js';
@@ -18,8 +19,11 @@ import { numberFlag } from '../number-flag.js';
  * learner publishes (`--policy-topic`, key `NAME/global`), served over HTTP by `BanditHttpService`
  * on `--host:--port` (POST /decide, POST /reward, GET /metrics, GET /health). Prints
  * `{"type":"listening","url":…}` once it listens and `{"type":"policy","rewards":…,"version":…}`
- * whenever it swaps a new policy in, as JSON lines. SIGTERM/SIGINT stop accepting requests, finish
- * the ones in flight and exit 0.
+ * whenever it swaps a new policy in, as JSON lines. A request unanswered after `--request-timeout-ms`
+ * answers 503 (a broker that does not acknowledge the decision). SIGTERM/SIGINT print
+ * `{"type":"stopping","signal":…}`, stop accepting requests, finish the ones in flight, log the queued
+ * decisions and exit 0 — or 1 when that fails or does not end within `--shutdown-timeout-ms`; a
+ * second signal exits 130 at once.
  */
 export async function banditDecideCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -27,6 +31,7 @@ export async function banditDecideCommand(argv: string[]): Promise<number> {
     options: {
       brokers: { type: 'string' }, 'kafka-client': { type: 'string' }, decisions: { type: 'string' }, rewards: { type: 'string' }, 'policy-topic': { type: 'string' }, model: { type: 'string' },
       host: { type: 'string', default: '127.0.0.1' }, port: { type: 'string' }, partitions: { type: 'string' }, 'max-body-bytes': { type: 'string' }, 'instance-id': { type: 'string' },
+      'request-timeout-ms': { type: 'string' }, 'shutdown-timeout-ms': { type: 'string' }, 'allowed-hosts': { type: 'string' },
     },
   });
   const { brokers, decisions, rewards, model, host } = values;
@@ -37,7 +42,10 @@ export async function banditDecideCommand(argv: string[]): Promise<number> {
   const httpPort = numberFlag('--port', values.port, 8080);
   if (httpPort > 65_535) throw new ConfigError('--port must be an integer from 0 (a free port) to 65535', { field: '--port', value: values.port });
   const partitions = numberFlag('--partitions', values.partitions, 1, { min: 1 });
-  const maxBodyBytes = numberFlag('--max-body-bytes', values['max-body-bytes'], 65_536, { min: 1 });
+  const maxBodyBytes = numberFlag('--max-body-bytes', values['max-body-bytes'], HTTP_LIMITS.maxBodyBytes, { min: 1 });
+  const requestTimeoutMs = numberFlag('--request-timeout-ms', values['request-timeout-ms'], HTTP_LIMITS.requestTimeoutMs, { min: 1 });
+  const shutdownTimeoutMs = values['shutdown-timeout-ms'] === undefined ? undefined : numberFlag('--shutdown-timeout-ms', values['shutdown-timeout-ms'], 0, { min: 1 }); // default: serveUntilSignal's
+  const allowedHosts = values['allowed-hosts']?.split(',');
   const instanceId = values['instance-id'];
   if (instanceId !== undefined && !/^[A-Za-z0-9_.]+$/.test(instanceId)) throw new ConfigError('--instance-id must be letters, digits, _ or . (decision ids are <instance>-<n>)', { field: '--instance-id', value: instanceId });
 
@@ -51,12 +59,12 @@ export async function banditDecideCommand(argv: string[]): Promise<number> {
   const service = {
     start: async (): Promise<void> => {
       decider = await BanditDecider.start(port, {
-        decisionsTopic: decisions, rewardsTopic: rewards, policyTopic, model, partitions, instanceId, metrics,
+        decisionsTopic: decisions, rewardsTopic: rewards, policyTopic, model, partitions, instanceId, metrics, unresponsiveAfterMs: requestTimeoutMs,
         onError: (error) => process.stderr.write(`a published policy could not be restored (the previous one keeps serving): ${error.message}\n`),
         onSwap: (rewards, version) => process.stdout.write(`${JSON.stringify({ type: 'policy', rewards, version })}\n`),
       });
       const served = decider;
-      http = new BanditHttpService({ decider: served, exposition: monitoring, metrics, host, port: httpPort, maxBodyBytes });
+      http = new BanditHttpService({ decider: served, exposition: monitoring, metrics, host, port: httpPort, maxBodyBytes, requestTimeoutMs, allowedHosts });
       const listening = http;
       const bound = await listenOrExplain(() => listening.listen(), host, httpPort, '--port');
       process.stdout.write(`${JSON.stringify({ type: 'listening', url: endpointUrl(host, bound), instance: served.instanceId })}\n`);
@@ -66,5 +74,7 @@ export async function banditDecideCommand(argv: string[]): Promise<number> {
       await decider?.stop();
     },
   };
-  return serveUntilSignal(service, 'bandit decider', async () => undefined);
+  return serveUntilSignal(service, 'bandit decider', async () => undefined, {
+    shutdownTimeoutMs, stopping: 'answering the requests in flight and logging the queued decisions to Kafka', onSignal: (signal) => process.stdout.write(`${JSON.stringify({ type: 'stopping', signal })}\n`),
+  });
 }

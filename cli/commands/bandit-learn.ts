@@ -26,8 +26,10 @@ import { numberFlag } from '../number-flag.js';
  * (`--group-id`); each partition's state goes to `--state-topic` under `NAME/learner/<p>`, the merged
  * policy for the deciders to `--policy-topic` (default: the state topic) under `NAME/global`. Prints its events as JSON lines
  * (the first `{"type":"metrics","url":…,"live":…}` when it serves metrics); serves /metrics, /healthz,
- * /readyz (ready once started) and the live page at / (arm shares, cumulative reward, …) on `--metrics-host:--metrics-port`. SIGTERM/SIGINT snapshot and exit 0;
- * a fatal error exits 1, bad options exit 2 (usage) or 1 (`ConfigError`).
+ * /readyz (ready once started) and the live page at / (arm shares, cumulative reward, …) on `--metrics-host:--metrics-port`. SIGTERM/SIGINT print
+ * `{"type":"stopping","signal":…}`, snapshot and exit 0 — or 1 when that fails or does not end within
+ * `--shutdown-timeout-ms`, and 130 at once on a second signal; a fatal error exits 1, bad options
+ * exit 2 (usage) or 1 (`ConfigError`).
  */
 export async function banditLearnCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -37,7 +39,8 @@ export async function banditLearnCommand(argv: string[]): Promise<number> {
       'policy-topic': { type: 'string' }, policy: { type: 'string' }, 'reward-window-ms': { type: 'string' }, 'expired-reward': { type: 'string' },
       partitions: { type: 'string' }, 'snapshot-every': { type: 'string' }, 'group-id': { type: 'string' }, 'session-timeout-ms': { type: 'string' },
       'max-state-record-bytes': { type: 'string' },
-      'metrics-port': { type: 'string' }, 'metrics-host': { type: 'string' }, 'no-metrics': { type: 'boolean', default: false },
+      'metrics-port': { type: 'string' }, 'metrics-host': { type: 'string' }, 'metrics-allowed-hosts': { type: 'string' }, 'no-metrics': { type: 'boolean', default: false },
+      'shutdown-timeout-ms': { type: 'string' },
     },
   });
   const { brokers, decisions, rewards, model, policy } = values;
@@ -54,13 +57,14 @@ export async function banditLearnCommand(argv: string[]): Promise<number> {
   const sessionTimeoutMs = values['session-timeout-ms'] === undefined ? undefined : numberFlag('--session-timeout-ms', values['session-timeout-ms'], 30_000, { min: 1 });
   const maxStateRecordBytes = values['max-state-record-bytes'] === undefined ? undefined : numberFlag('--max-state-record-bytes', values['max-state-record-bytes'], 1_000_000, { min: 1 });
   const endpoint = metricsEndpointOf(values, 9464);
+  const shutdownTimeoutMs = values['shutdown-timeout-ms'] === undefined ? undefined : numberFlag('--shutdown-timeout-ms', values['shutdown-timeout-ms'], 0, { min: 1 }); // default: serveUntilSignal's
 
   const monitoring = new PipelineMetrics({ pipeline: model });
   const metrics = new BanditMetrics(monitoring.registry);
   const readiness = new Readiness(['learner-started']);
   monitoring.observeReadiness(readiness);
   const live = endpoint === undefined ? undefined : new LiveView({ metrics: monitoring, title: model, bandit: metrics });
-  const server = endpoint === undefined ? undefined : new MetricsServer({ metrics: monitoring, readiness, host: endpoint.host, port: endpoint.port, live });
+  const server = endpoint === undefined ? undefined : new MetricsServer({ metrics: monitoring, readiness, host: endpoint.host, port: endpoint.port, allowedHosts: endpoint.allowedHosts, live });
   const brokerList = brokers.split(',');
   const port = createKafkaPort({ brokers: brokerList, clientId: `vbstream-bandit-learner-${process.pid}`, logLevel: 'nothing', client: values['kafka-client'] as KafkaConnection['client'] });
   await reachBrokers(port, brokerList);
@@ -83,5 +87,7 @@ export async function banditLearnCommand(argv: string[]): Promise<number> {
     },
     stop: () => learner.stop(),
   };
-  return serveUntilSignal(service, 'bandit learner', () => Promise.all([store.close(), policyStore?.close(), server?.close()]));
+  return serveUntilSignal(service, 'bandit learner', () => Promise.all([store.close(), policyStore?.close(), server?.close()]), {
+    shutdownTimeoutMs, stopping: 'writing the final state snapshots and disconnecting from Kafka', onSignal: (signal) => process.stdout.write(`${JSON.stringify({ type: 'stopping', signal })}\n`),
+  });
 }

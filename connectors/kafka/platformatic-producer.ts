@@ -38,6 +38,7 @@ export class PlatformaticProducer implements ProducerPort {
     await this.client.close();
   }
 
+  /** Sends `record`; a failure is the client's error as one line naming its causes ({@link platformaticFailure}). */
   send(record: { topic: string; messages: PortOutgoingMessage[]; acks?: number; timeout?: number }): Promise<unknown> {
     if (!this.serial) return this.sendNow(record);
     const sent = this.tail.then(() => this.sendNow(record), () => this.sendNow(record));
@@ -45,7 +46,11 @@ export class PlatformaticProducer implements ProducerPort {
     return sent;
   }
 
-  private async sendNow(record: { topic: string; messages: PortOutgoingMessage[]; acks?: number }): Promise<unknown> {
+  private sendNow(record: { topic: string; messages: PortOutgoingMessage[]; acks?: number }): Promise<unknown> {
+    return this.produce(record).catch((error: unknown) => { throw platformaticFailure(error); });
+  }
+
+  private async produce(record: { topic: string; messages: PortOutgoingMessage[]; acks?: number }): Promise<unknown> {
     const { topic } = record;
     const partitions = (await this.client.metadata({ topics: [topic] })).topics.get(topic)?.partitionsCount ?? 1;
     const perPartition: PortOutgoingMessage[][] = Array.from({ length: partitions }, () => []);

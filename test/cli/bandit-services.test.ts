@@ -19,6 +19,10 @@ describe('vbstream bandit:learn and bandit:decide options', () => {
     [[...DECIDE, '--port', '99999'], /--port must be an integer from 0 \(a free port\) to 65535/],
     [[...DECIDE, '--max-body-bytes', '1.5'], /--max-body-bytes must be an integer ≥ 1/],
     [[...DECIDE, '--instance-id', 'a-b'], /--instance-id must be letters, digits/],
+    [[...DECIDE, '--request-timeout-ms', '0'], /--request-timeout-ms must be an integer ≥ 1/],
+    [[...DECIDE, '--shutdown-timeout-ms', 'soon'], /--shutdown-timeout-ms must be an integer ≥ 1/],
+    [[...LEARN, '--policy', '{"kind": "lin-ucb", "arms": 2, "dim": 1}', '--shutdown-timeout-ms', '0.5'], /--shutdown-timeout-ms must be an integer ≥ 1/],
+    [[...LEARN, '--policy', '{"kind": "lin-ucb", "arms": 2, "dim": 1}', '--no-metrics', '--metrics-allowed-hosts', 'a'], /contradict each other/],
   ])('%j exits 1 naming the problem', (args, message) => {
     const result = runVbstream(...args);
     expect(result.stderr).toMatch(message);

@@ -8,6 +8,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { killIfRunning } from '../helpers/kill-if-running.js';
 import { repoRoot } from '../helpers/reference.js';
 import { parsePrometheusText, type Sample, sampleValue } from '../helpers/prometheus-text.js';
+import { rawRequest } from '../helpers/raw-http.js';
 
 const cli = join(repoRoot, 'dist', 'cli', 'vbstream.js');
 const work = mkdtempSync(join(tmpdir(), 'vbstream-run-metrics-'));
@@ -86,7 +87,7 @@ describe('vbstream run serves metrics and health', () => {
     await expect(fetch(`http://127.0.0.1:${run.port}/healthz`)).rejects.toThrow();
   });
 
-  it('an in-process pipeline on stdin: rejections and dead letters by reason, the objective, snapshots, and the pipeline label', async () => {
+  it('an in-process pipeline on stdin: rejections and dead letters by reason, the objective, snapshots, the pipeline label and the allowed hosts', async () => {
     const dir = mkdtempSync(join(work, 'stdin-'));
     writeFileSync(join(dir, 'pipeline.json'), JSON.stringify({
       source: { type: 'stdin', format: 'csv' },
@@ -96,7 +97,7 @@ describe('vbstream run serves metrics and health', () => {
       worker: false,
       snapshots: { dir: 'snaps', everyRecords: 50 },
       sinks: { badRecords: { type: 'jsonl', path: 'bad.jsonl' } },
-      metrics: { port: 0, pipeline: 'stdin-test' },
+      metrics: { port: 0, pipeline: 'stdin-test', allowedHosts: ['vbstream.internal'] },
     }));
     const run = await start(['--config', join(dir, 'pipeline.json')], dir);
     const rows = Array.from({ length: 100 }, (_, i) => `${(i % 7) / 3 - 1},${(i % 5) / 2 - 1},${i % 3 === 0 ? 1 : 0}`);
@@ -113,6 +114,8 @@ describe('vbstream run serves metrics and health', () => {
     expect(value(samples, 'vbstream_worker_busy_seconds_total')).toBe(0);
     expect(samples.every((s) => s.labels.pipeline === 'stdin-test')).toBe(true);
     expect((await get(run.port, '/readyz')).status).toBe(200);
+    const asHost = async (host: string) => (await rawRequest(run.port, `GET /readyz HTTP/1.1\r\nHost: ${host}\r\n\r\n`)).status;
+    expect([await asHost('vbstream.internal:80'), await asHost('localhost'), await asHost('attacker.example')], 'metrics.allowedHosts beside the defaults; other names refused').toEqual([200, 200, 421]);
 
     child!.stdin.end();
     expect(await run.closed).toBe(0);

@@ -126,11 +126,12 @@ export class ServiceProcess<E extends { readonly type: string } = LearnerEvent> 
   stderr = '';
   private readonly child: ChildProcess;
 
-  constructor(args: readonly string[], command?: string, script?: string) {
+  /** Starts `vbstream <command>` (or learner-main.js, or `script`) with `args` on `brokers` (default: the suite's broker). */
+  constructor(args: readonly string[], command?: string, script?: string, brokers: string = inject('kafkaBootstrap')) {
     const entry = script !== undefined ? [script] : command === undefined ? ['dist/connectors/kafka/learner-main.js'] : ['dist/cli/vbstream.js', command];
     const client = testKafkaClient();
     const clientArgs = client === undefined || script !== undefined ? [] : ['--kafka-client', client]; // a script reads the variable itself
-    this.child = spawn(process.execPath, [join(repoRoot, entry[0]), ...entry.slice(1), '--brokers', inject('kafkaBootstrap'), ...clientArgs, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = spawn(process.execPath, [join(repoRoot, entry[0]), ...entry.slice(1), '--brokers', brokers, ...clientArgs, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let buffered = '';
     this.child.stdout?.on('data', (chunk: Buffer) => {
       buffered += chunk.toString('utf8');
@@ -152,6 +153,11 @@ export class ServiceProcess<E extends { readonly type: string } = LearnerEvent> 
   async stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
     this.child.kill('SIGTERM');
     return this.exited;
+  }
+
+  /** Sends `signal` without waiting. */
+  signal(signal: NodeJS.Signals): void {
+    this.child.kill(signal);
   }
 }
 

@@ -179,7 +179,7 @@ describe('PipelineMetrics', () => {
     }
     expect(samples.some((s) => s.name === 'vbstream_nodejs_eventloop_lag_seconds')).toBe(true);
     const own = (await metrics.registry.getMetricsAsJSON()).filter((m) => !/^vbstream_(process|nodejs)_/.test(m.name));
-    expect(own.length).toBe(23);
+    expect(own.length).toBe(24);
     for (const metric of own) {
       if (String(metric.type) === 'counter') expect(metric.name).toMatch(/_total$/);
       else expect(metric.name).not.toMatch(/_total$/);
