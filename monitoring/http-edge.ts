@@ -27,8 +27,8 @@ export interface HttpEdgeOptions extends HttpServiceOptions {
   readonly errors: 'json' | 'text';
   /** The routes as a 404 lists them; default each route's first method and path. */
   readonly index?: string;
-  /** Told every request's route (its path, or `other` when none matched) and status. */
-  readonly requests?: { recordRequest(route: string, status: number): void };
+  /** Told every request's route (its path, or `other` when none matched), status and duration in seconds (from its arrival to its answer). */
+  readonly requests?: { recordRequest(route: string, status: number, seconds: number): void };
 }
 
 /** One path of a service. */
@@ -193,6 +193,7 @@ export class HttpEdge {
   /** Answers one request inside the error boundary; never rejects. */
   async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const started = Date.now();
+    const arrived = performance.now();
     let route = 'other';
     this.inflight++;
     const { socket } = request;
@@ -245,7 +246,7 @@ export class HttpEdge {
       else this.refuse(request, response, error);
     } finally {
       deadline.disarm();
-      this.options.requests?.recordRequest(route, response.statusCode);
+      this.options.requests?.recordRequest(route, response.statusCode, (performance.now() - arrived) / 1000);
       if (--this.inflight === 0) for (const wake of this.drained.splice(0)) wake();
     }
   }
@@ -327,6 +328,6 @@ export class HttpEdge {
     }
     const [contentType, body] = this.errorBody(problemOf(error));
     socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: ${contentType}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
-    this.options.requests?.recordRequest('other', status);
+    this.options.requests?.recordRequest('other', status, 0);
   }
 }

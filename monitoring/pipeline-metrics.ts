@@ -1,5 +1,5 @@
 import type { EventEmitter } from 'node:events';
-import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { AccumulatedHistogram } from './accumulated-histogram.js';
 import type { CoefficientSummary } from './coefficient-summary.js';
 import { isMetricDeltaMessage } from './is-metric-delta-message.js';
@@ -57,11 +57,12 @@ export class PipelineMetrics {
   private readonly combinerSkipped: Counter<'reason'>;
   private readonly consumerLag: Gauge<'topic' | 'partition'>;
   private readonly deadLetterShare: Gauge<'topic' | 'partition'>;
-  private readonly brokersReachable: Gauge;
+  private readonly brokersReachable: Gauge<'topic'>;
   private readonly readinesses: Readiness[] = [];
   private readonly queueDepth: Gauge;
   private readonly workerBusySeconds: Counter;
   private readonly httpRequests: Counter<'route' | 'status'>;
+  private readonly httpDuration: Histogram<'route'>;
 
   constructor(options: PipelineMetricsOptions = {}) {
     this.now = options.now ?? Date.now;
@@ -110,9 +111,10 @@ export class PipelineMetrics {
         for (const readiness of readinesses) for (const [condition, met] of readiness.states()) readinessCondition.set({ condition }, met ? 1 : 0);
       },
     });
-    this.brokersReachable = new Gauge({ name: 'vbstream_kafka_brokers_reachable', help: '1 while the Kafka brokers answer, 0 during an outage (ridden out for maxOutageMs).', registers });
+    this.brokersReachable = new Gauge({ name: 'vbstream_kafka_brokers_reachable', help: 'Per topic learned: 1 while the Kafka brokers answer, 0 during an outage (ridden out for maxOutageMs).', labelNames: ['topic'], registers });
     this.queueDepth = new Gauge({ name: 'vbstream_worker_queue_depth', help: 'Records waiting for the model (accepted from the source, not yet learned).', registers });
     this.workerBusySeconds = new Counter({ name: 'vbstream_worker_busy_seconds_total', help: 'Seconds worker threads spent running tasks (rate = busy workers).', registers, collect: pull });
+    this.httpDuration = new Histogram({ name: 'vbstream_http_request_duration_seconds', help: 'Time from a request to the metrics endpoint arriving to its answer, by route, seconds.', labelNames: ['route'], buckets: [...METRIC_BUCKETS.httpRequestSeconds], registers });
     this.httpRequests = new Counter({ name: 'vbstream_http_requests_total', help: 'Requests to the metrics endpoint (/metrics, /healthz, /readyz, the live page), by route (other: no route matched) and HTTP status.', labelNames: ['route', 'status'], registers });
     if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix: 'vbstream_' });
   }
@@ -204,9 +206,9 @@ export class PipelineMetrics {
     this.readinesses.push(readiness);
   }
 
-  /** Whether the Kafka brokers answer (false during an outage). */
-  setBrokersReachable(reachable: boolean): void {
-    this.brokersReachable.set(reachable ? 1 : 0);
+  /** Whether the Kafka brokers of the learner of `topic` answer (false during an outage); no series until a Kafka learner sets it. */
+  setBrokersReachable(topic: string, reachable: boolean): void {
+    this.brokersReachable.set({ topic }, reachable ? 1 : 0);
   }
 
   /** Records waiting for the model: accepted from the source, not yet learned (the backpressure queue). */
@@ -219,9 +221,10 @@ export class PipelineMetrics {
     this.workerBusySeconds.inc(seconds);
   }
 
-  /** A request to the metrics endpoint, by route and status. */
-  recordRequest(route: string, status: number): void {
+  /** A request to the metrics endpoint, by route and status, and how long it took. */
+  recordRequest(route: string, status: number, seconds: number): void {
     this.httpRequests.inc({ route, status: String(status) });
+    this.httpDuration.observe({ route }, seconds);
   }
 
   /** The latest largest-coefficient summary of each model and partition (not exported to Prometheus: the live view's). */

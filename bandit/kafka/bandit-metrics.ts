@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { METRIC_BUCKETS } from '../../monitoring/metric-buckets.js';
 import type { DeadLetterReason } from '../../connectors/kafka/dead-letter-reason.js';
 import type { BanditLiveSource } from '../../monitoring/bandit-live-source.js';
 
@@ -32,6 +33,7 @@ export class BanditMetrics implements BanditLiveSource {
   private readonly rewardSum: Gauge;
   private readonly policyRewards: Gauge;
   private readonly requests: Counter<'route' | 'status'>;
+  private readonly requestDuration: Histogram<'route'>;
 
   constructor(registry: Registry) {
     const registers = [registry];
@@ -45,6 +47,7 @@ export class BanditMetrics implements BanditLiveSource {
     this.regret = new Counter({ name: 'vbstream_bandit_estimated_regret_total', help: 'Sum over decisions of max_a E[r|x,a] - E[r|x,chosen] under the deciding policy\'s posterior means (deciders); / decisions_total: the mean per decision.', registers });
     this.rewardSum = new Gauge({ name: 'vbstream_bandit_cumulative_reward', help: 'Sum of the rewards learned (outcome="rewarded"), a gauge as rewards may be negative; its change / the change of rewards_total{outcome="rewarded"}: the mean reward.', registers });
     this.policyRewards = new Gauge({ name: 'vbstream_bandit_policy_rewards', help: 'Rewards learned into the policy a decider serves (the learner\'s count when it published it).', registers });
+    this.requestDuration = new Histogram({ name: 'vbstream_bandit_http_request_duration_seconds', help: 'Time from a request to the decide service arriving to its answer (a decision logged, a reward written), by route, seconds.', labelNames: ['route'], buckets: [...METRIC_BUCKETS.httpRequestSeconds], registers });
     this.requests = new Counter({ name: 'vbstream_bandit_http_requests_total', help: 'Requests to the decide service, by route and HTTP status.', labelNames: ['route', 'status'], registers });
   }
 
@@ -92,7 +95,8 @@ export class BanditMetrics implements BanditLiveSource {
     this.policyRewards.set(rewards);
   }
 
-  recordRequest(route: string, status: number): void {
+  recordRequest(route: string, status: number, seconds: number): void {
     this.requests.inc({ route, status: String(status) });
+    this.requestDuration.observe({ route }, seconds);
   }
 }

@@ -214,7 +214,7 @@ export class PartitionedLearner {
       maxOutageMs, setting: 'maxOutageMs (source.maxOutageMs in a pipeline config)',
       changed: (change) => {
         readiness?.set('brokers-reachable', change.type === 'brokers-reachable', change.type === 'brokers-unreachable' ? `${change.what}: ${change.reason}` : undefined);
-        metrics?.setBrokersReachable(change.type === 'brokers-reachable');
+        metrics?.setBrokersReachable(options.topic, change.type === 'brokers-reachable');
         options.onEvent?.(change);
       },
       expired: (error) => this.fail(error),
@@ -227,7 +227,7 @@ export class PartitionedLearner {
     for (const condition of ['model-restored', 'source-consuming', 'brokers-reachable', 'dead-letters']) readiness?.require(condition);
     readiness?.set('dead-letters');
     readiness?.set('brokers-reachable'); // until an operation fails
-    metrics?.setBrokersReachable(true);
+    metrics?.setBrokersReachable(options.topic, true);
   }
 
   /**

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BanditMetrics } from '../../bandit/kafka/bandit-metrics.js';
-import { PipelineMetrics } from '../../monitoring/pipeline-metrics.js';
+import { exportedNames, metricNames } from '../helpers/exported-metrics.js';
 import { repoRoot } from '../helpers/reference.js';
 
 interface Panel {
@@ -19,25 +18,6 @@ const dashboard = JSON.parse(readFileSync(join(repoRoot, 'monitoring/grafana-das
   templating: { list: { name: string; type: string; query: unknown }[] };
 };
 const queried = dashboard.panels.filter((p) => p.type !== 'row');
-const PROMQL_WORDS = new Set(['sum', 'by', 'rate', 'increase', 'delta', 'histogram_quantile', 'le', 'model', 'partition', 'reason', 'topic', 'label_values', 'pipeline', 'instance', 'outcome', 'route', 'status']);
-
-/** The metric names a PromQL expression refers to (identifiers followed by `{`, `[` or `)`, or starting with vbstream_). */
-function metricNames(expr: string): string[] {
-  return [...expr.matchAll(/\b([a-zA-Z_:][a-zA-Z0-9_:]*)\s*(?=\{|\[)/g)].map((m) => m[1]).filter((n) => !PROMQL_WORDS.has(n))
-    .concat([...expr.matchAll(/\bvbstream_[a-z0-9_]+/g)].map((m) => m[0]));
-}
-
-async function exportedNames(): Promise<Set<string>> {
-  const metrics = new PipelineMetrics();
-  new BanditMetrics(metrics.registry); // the bandit services serve both on one registry
-  const names = new Set<string>();
-  for (const metric of await metrics.registry.getMetricsAsJSON()) {
-    names.add(metric.name);
-    if (String(metric.type) === 'histogram') for (const suffix of ['_bucket', '_sum', '_count']) names.add(metric.name + suffix);
-  }
-  return names;
-}
-
 describe('monitoring/grafana-dashboard.json', () => {
   it('is an importable dashboard: a uid, unique panel ids, a Prometheus datasource variable used by every query', () => {
     expect(dashboard.uid).toBe('vbstream-pipeline');

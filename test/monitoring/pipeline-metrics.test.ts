@@ -142,15 +142,16 @@ describe('PipelineMetrics', () => {
 
   it('the brokers\' reachability, the dead-letter share per partition, and a revoked partition\'s series removed', async () => {
     const metrics = new PipelineMetrics({ defaultMetrics: false });
-    metrics.setBrokersReachable(true);
+    metrics.setBrokersReachable('events', true);
     metrics.setConsumerLag('events', 0, 12);
     metrics.setConsumerLag('events', 1, 3);
     metrics.setDeadLetterShare('events', 0, 0.25);
     metrics.setDeadLetterShare('events', 1, 1);
-    metrics.setBrokersReachable(false);
+    metrics.setBrokersReachable('events', false);
     metrics.removeConsumerLag('events', 1);
     const samples = await scrape(metrics);
-    expect(sampleValue(samples, 'vbstream_kafka_brokers_reachable')).toBe(0);
+    expect(sampleValue(samples, 'vbstream_kafka_brokers_reachable', { topic: 'events' })).toBe(0);
+    expect((await scrape(new PipelineMetrics({ defaultMetrics: false }))).filter((s) => s.name === 'vbstream_kafka_brokers_reachable')).toEqual([]); // none without a Kafka learner
     expect(sampleValue(samples, 'vbstream_dead_letter_share', { topic: 'events', partition: '0' })).toBe(0.25);
     expect(samples.filter((s) => s.labels.partition === '1')).toEqual([]);
   });
@@ -179,7 +180,7 @@ describe('PipelineMetrics', () => {
     }
     expect(samples.some((s) => s.name === 'vbstream_nodejs_eventloop_lag_seconds')).toBe(true);
     const own = (await metrics.registry.getMetricsAsJSON()).filter((m) => !/^vbstream_(process|nodejs)_/.test(m.name));
-    expect(own.length).toBe(24);
+    expect(own.length).toBe(25);
     for (const metric of own) {
       if (String(metric.type) === 'counter') expect(metric.name).toMatch(/_total$/);
       else expect(metric.name).not.toMatch(/_total$/);

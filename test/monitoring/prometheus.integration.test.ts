@@ -99,7 +99,7 @@ describe('a real Prometheus scraping vbstream run', () => {
     const port = await freePort();
     prometheusUrl = `http://127.0.0.1:${port}`;
     writeFileSync(join(dir, 'prometheus.yml'), [
-      'global:', '  scrape_interval: 1s', '  evaluation_interval: 1s', 'scrape_configs:', '  - job_name: vbstream',
+      'global:', '  scrape_interval: 1s', '  evaluation_interval: 1s', 'rule_files:', `  - ${join(repoRoot, 'monitoring/alerts.yml')}`, 'scrape_configs:', '  - job_name: vbstream',
       '    static_configs:', `      - targets: ['127.0.0.1:${streamPort}']`, '',
     ].join('\n'));
     prometheus = spawn(binary, [`--config.file=${join(dir, 'prometheus.yml')}`, `--web.listen-address=127.0.0.1:${port}`, `--storage.tsdb.path=${join(dir, 'data')}`, '--log.level=warn'], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -164,6 +164,18 @@ describe('a real Prometheus scraping vbstream run', () => {
     expect(loopLag).toBeGreaterThanOrEqual(0);
     expect(loopLag).toBeLessThan(1);
     expect(await single('vbstream_process_resident_memory_bytes')).toBeGreaterThan(1e6);
+  });
+
+  it('loads the shipped alerting rules and evaluates every one of them on the live series; none fires on a healthy run (and the readiness series it watches are there)', async () => {
+    type Rule = { name: string; health: string; state: string; lastError?: string };
+    const rules = await waitFor('every rule evaluated', async () => {
+      const body = (await (await fetch(`${prometheusUrl}/api/v1/rules?type=alert`)).json()) as { data: { groups: { rules: Rule[] }[] } };
+      const all = body.data.groups.flatMap((g) => g.rules);
+      return all.length > 0 && all.every((r) => r.health === 'ok') ? all : undefined;
+    });
+    expect(rules.length).toBe(11);
+    expect(rules.filter((r) => r.state !== 'inactive').map((r) => r.name)).toEqual([]);
+    expect((await query('vbstream_ready')).map((s) => [s.labels.condition, s.value]).sort()).toEqual([['model-restored', 1], ['source-consuming', 1]]);
   });
 
   it('the committed monitoring/prometheus.yml is a valid configuration (promtool)', () => {

@@ -1,0 +1,22 @@
+import { BanditMetrics } from '../../bandit/kafka/bandit-metrics.js';
+import { PipelineMetrics } from '../../monitoring/pipeline-metrics.js';
+
+const PROMQL_WORDS = new Set(['sum', 'min', 'max', 'by', 'on', 'and', 'rate', 'increase', 'delta', 'histogram_quantile', 'le', 'model', 'partition', 'reason', 'topic', 'label_values', 'pipeline', 'instance', 'outcome', 'route', 'status', 'job', 'condition', 'up']);
+
+/** The vbstream metric names a PromQL expression refers to (identifiers followed by `{` or `[` that are not PromQL words or labels, or starting with vbstream_). */
+export function metricNames(expr: string): string[] {
+  return [...expr.matchAll(/\b([a-zA-Z_:][a-zA-Z0-9_:]*)\s*(?=\{|\[)/g)].map((m) => m[1]).filter((n) => !PROMQL_WORDS.has(n))
+    .concat([...expr.matchAll(/\bvbstream_[a-z0-9_]+/g)].map((m) => m[0]));
+}
+
+/** Every series name vbstream's registries export (the pipeline's and the bandit services'), histograms with their `_bucket`, `_sum` and `_count`. */
+export async function exportedNames(): Promise<Set<string>> {
+  const metrics = new PipelineMetrics();
+  new BanditMetrics(metrics.registry); // the bandit services serve both on one registry
+  const names = new Set<string>();
+  for (const metric of await metrics.registry.getMetricsAsJSON()) {
+    names.add(metric.name);
+    if (String(metric.type) === 'histogram') for (const suffix of ['_bucket', '_sum', '_count']) names.add(metric.name + suffix);
+  }
+  return names;
+}
