@@ -12,9 +12,10 @@ export const TEST_TIMEOUT_MS = 2 * PATIENCE_MS;
 /**
  * Polls `check` until it returns something other than `false` or `undefined` and resolves with it;
  * a check that throws counts as not yet (its last error is the timeout's cause). Rejects with
- * "timed out waiting for `what`" after `timeoutMs`.
+ * "timed out waiting for `what`" after `timeoutMs` (`what` as a function is read then, so it can
+ * tell the state at the timeout).
  */
-export async function waitFor<T>(check: () => T | false | undefined | Promise<T | false | undefined>, what: string, timeoutMs = PATIENCE_MS): Promise<T> {
+export async function waitFor<T>(check: () => T | false | undefined | Promise<T | false | undefined>, what: string | (() => string), timeoutMs = PATIENCE_MS): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -24,7 +25,7 @@ export async function waitFor<T>(check: () => T | false | undefined | Promise<T 
     } catch (error) {
       last = error;
     }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last === undefined ? '' : ` (last error: ${String(last)})`}`, { cause: last });
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}${last === undefined ? '' : ` (last error: ${String(last)})`}`, { cause: last });
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }

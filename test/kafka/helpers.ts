@@ -166,7 +166,7 @@ export async function readRecords(port: KafkaPort, topic: string, count: number)
     },
   });
   try {
-    await waitFor(() => out.length >= count, `${count} records on ${topic} (have ${out.length})`);
+    await waitFor(() => out.length >= count, () => `${count} records on ${topic} (have ${out.length})`);
   } finally {
     await consumer.disconnect();
   }
