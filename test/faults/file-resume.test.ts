@@ -74,5 +74,5 @@ describe('SIGKILL and --resume of a file pipeline in worker mode (issue 14)', ()
     if (family === 'vb-linear') for (let i = 0; i < records; i++) expected.update({ x: x.subarray(i * 6, (i + 1) * 6), y: y.subarray(i, i + 1), n: 1, d: 6 });
     else expected.update({ x, y, n: records, d: 6 });
     expectSameState(final.model.snapshot(), expected.snapshot());
-  }, 180_000);
+  });
 });
