@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parsePipelineConfig } from '../../cli/pipeline-config.js';
 import { repoRoot } from '../helpers/reference.js';
+import { PATIENCE_MS } from '../helpers/wait-for.js';
 
 const cli = join(repoRoot, 'dist', 'cli', 'vbstream.js');
 const work = mkdtempSync(join(tmpdir(), 'vbstream-kafka-cli-'));
@@ -50,25 +51,24 @@ describe('connection failures are one clear line, fast (issue 14, item 14)', () 
     const port = await closedPort();
     const path = join(work, 'kafka.json');
     writeFileSync(path, JSON.stringify({ source: { ...kafka, brokers: [`127.0.0.1:${port}`] }, model: { family: 'vb-linear' }, metrics: false }));
-    const started = Date.now();
-    const run = spawnSync(process.execPath, [cli, 'run', '--config', path], { encoding: 'utf8', timeout: 60_000 });
+    // The one line comes from reachBrokers, which gives up after its own bound (test/connectors/kafka/reach-brokers.test.ts).
+    const run = spawnSync(process.execPath, [cli, 'run', '--config', path], { encoding: 'utf8', timeout: PATIENCE_MS });
     expect(run.status).toBe(1);
-    expect(Date.now() - started).toBeLessThan(40_000);
     const lines = run.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(new RegExp(`cannot reach Kafka at 127\\.0\\.0\\.1:${port} .*check the broker addresses`));
-  }, 60_000);
+  });
 
   it('a bad model option or family is refused before anything connects', () => {
     const path = join(work, 'bad-option.json');
     writeFileSync(path, JSON.stringify({ source: kafka, model: { family: 'vb-linear', options: { tol: -1 } }, metrics: false }));
-    const run = spawnSync(process.execPath, [cli, 'run', '--config', path], { encoding: 'utf8', timeout: 20_000 });
+    const run = spawnSync(process.execPath, [cli, 'run', '--config', path], { encoding: 'utf8', timeout: PATIENCE_MS });
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/must be a finite positive number \(field tol, value -1\)/);
-    const combine = spawnSync(process.execPath, [cli, 'kafka:combine', '--brokers', '127.0.0.1:1', '--topic', 't', '--family', 'nope', '--dim', '3'], { encoding: 'utf8', timeout: 20_000 });
+    const combine = spawnSync(process.execPath, [cli, 'kafka:combine', '--brokers', '127.0.0.1:1', '--topic', 't', '--family', 'nope', '--dim', '3'], { encoding: 'utf8', timeout: PATIENCE_MS });
     expect(combine.status).toBe(1);
     expect(combine.stderr).toMatch(/unknown model family "nope"/);
-    const notAdditive = spawnSync(process.execPath, [cli, 'kafka:combine', '--brokers', '127.0.0.1:1', '--topic', 't', '--family', 'vi-per', '--dim', '3'], { encoding: 'utf8', timeout: 20_000 });
+    const notAdditive = spawnSync(process.execPath, [cli, 'kafka:combine', '--brokers', '127.0.0.1:1', '--topic', 't', '--family', 'vi-per', '--dim', '3'], { encoding: 'utf8', timeout: PATIENCE_MS });
     expect(notAdditive.stderr).toMatch(/family vi-per is not additive/);
   });
 });

@@ -9,6 +9,7 @@ import { killIfRunning } from '../helpers/kill-if-running.js';
 import { repoRoot } from '../helpers/reference.js';
 import { parsePrometheusText, type Sample, sampleValue } from '../helpers/prometheus-text.js';
 import { rawRequest } from '../helpers/raw-http.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const cli = join(repoRoot, 'dist', 'cli', 'vbstream.js');
 const work = mkdtempSync(join(tmpdir(), 'vbstream-run-metrics-'));
@@ -45,15 +46,11 @@ async function get(port: number, path: string): Promise<{ status: number; body: 
 }
 
 /** Scrapes until `ready(samples)` holds. */
-async function scrapeUntil(port: number, ready: (samples: Sample[]) => boolean, what: string): Promise<Sample[]> {
-  const deadline = Date.now() + 45_000;
-  let samples: Sample[] = [];
-  while (Date.now() < deadline) {
-    samples = parsePrometheusText((await get(port, '/metrics')).body);
-    if (ready(samples)) return samples;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
+function scrapeUntil(port: number, ready: (samples: Sample[]) => boolean, what: string): Promise<Sample[]> {
+  return waitFor(async () => {
+    const samples = parsePrometheusText((await get(port, '/metrics')).body);
+    return ready(samples) && samples;
+  }, what);
 }
 
 const value = (samples: Sample[], name: string, labels: Record<string, string> = {}): number | undefined =>

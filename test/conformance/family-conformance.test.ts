@@ -290,5 +290,5 @@ describe.each(ids)('%s conforms to the model contract', (id) => {
         expect(Number.isFinite(p.mean)).toBe(true);
       },
     ), { numRuns: 25 });
-  }, 120_000);
+  });
 });

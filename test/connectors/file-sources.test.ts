@@ -108,12 +108,15 @@ describe('synthetic source', () => {
   it('pause stops emission, resume continues, stop completes early', async () => {
     const source = new SyntheticSource({ kind: 'linear', dim: 2, seed: 1, chunk: 10 });
     const got: number[] = [];
+    let paused!: () => void;
+    const pausedAt25 = new Promise<void>((resolve) => { paused = resolve; });
     const done = new Promise<void>((resolve, reject) => source.records$.subscribe({
-      next: (r) => { got.push(r.row); if (r.row === 25) source.pause(); },
+      next: (r) => { got.push(r.row); if (r.row === 25) { source.pause(); paused(); } },
       error: reject,
       complete: resolve,
     }));
-    await new Promise((r) => setTimeout(r, 30));
+    await pausedAt25;
+    await new Promise((r) => setTimeout(r, 30)); // a period in which the paused source must emit nothing: the fixed wait is the point
     expect(got.at(-1)).toBe(25);
     source.resume();
     await new Promise((r) => setImmediate(r));

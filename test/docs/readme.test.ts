@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readmeBlocks, readmeCommands, transpileSnippet } from '../helpers/readme-blocks.js';
 import { repoRoot } from '../helpers/reference.js';
+import { PATIENCE_MS } from '../helpers/wait-for.js';
 
 /**
  * The README's every snippet and command, run as a reader would. Snippets run in a folder inside the
@@ -25,7 +26,7 @@ const blocks = readmeBlocks();
 for (const block of blocks) if (block.file !== undefined) writeFileSync(join(work, block.file), block.text);
 
 function run(command: string, args: readonly string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(command, args, { cwd: work, encoding: 'utf8', timeout: 120_000 });
+  const result = spawnSync(command, args, { cwd: work, encoding: 'utf8', timeout: PATIENCE_MS });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -48,7 +49,7 @@ describe('README', () => {
     const checked = run(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json']);
     expect(checked.stdout + checked.stderr).toBe('');
     expect(checked.status).toBe(0);
-  }, 120_000);
+  });
 
   it.each(blocks.filter((b) => b.language === 'ts' && !KAFKA_FILES.has(b.file ?? '')).map((b, i) => [i, b.text] as const))('runs library snippet %i', (i, text) => {
     writeFileSync(join(work, `run-${i}.mjs`), transpileSnippet(text));

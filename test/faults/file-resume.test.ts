@@ -9,6 +9,7 @@ import { restoreSnapshotEvent } from '../../src/restore-snapshot-event.js';
 import { Rng } from '../../src/rng/rng.js';
 import { repoRoot } from '../helpers/reference.js';
 import { expectSameState } from '../helpers/same-state.js';
+import { TEST_TIMEOUT_MS } from '../helpers/wait-for.js';
 
 const cli = join(repoRoot, 'dist', 'cli', 'vbstream.js');
 const work = mkdtempSync(join(tmpdir(), 'vbstream-file-faults-'));
@@ -74,5 +75,5 @@ describe('SIGKILL and --resume of a file pipeline in worker mode (issue 14)', ()
     if (family === 'vb-linear') for (let i = 0; i < records; i++) expected.update({ x: x.subarray(i * 6, (i + 1) * 6), y: y.subarray(i, i + 1), n: 1, d: 6 });
     else expected.update({ x, y, n: records, d: 6 });
     expectSameState(final.model.snapshot(), expected.snapshot());
-  }, 180_000);
+  }, 2 * TEST_TIMEOUT_MS); // up to seven runs over 120,000 records and the record-by-record reference: about 230 s at load 10
 });

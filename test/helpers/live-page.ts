@@ -4,6 +4,7 @@ import { accessSync, constants, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { repoRoot } from './reference.js';
+import { PATIENCE_MS } from './wait-for.js';
 
 /** Where the browser tests leave their screenshots (git-ignored). */
 export const TEST_OUTPUT = join(repoRoot, 'test-output', 'live-view');
@@ -21,16 +22,17 @@ export function chromiumPath(): string {
   throw new Error('Chromium is not installed: run the project set-up, `bash scripts/setup.sh` (installs the Debian package chromium), or set CHROMIUM_PATH');
 }
 
-/** Headless Chromium (no sandbox as root, where the sandbox cannot start). */
+/** Headless Chromium (no sandbox as root, where the sandbox cannot start), given the suite's patience to start. */
 export function launchChromium(): Promise<Browser> {
   const root = process.getuid?.() === 0;
-  return puppeteer.launch({ executablePath: chromiumPath(), headless: true, args: [...(root ? ['--no-sandbox'] : []), '--disable-gpu', '--disable-dev-shm-usage'] });
+  return puppeteer.launch({ executablePath: chromiumPath(), headless: true, timeout: PATIENCE_MS, args: [...(root ? ['--no-sandbox'] : []), '--disable-gpu', '--disable-dev-shm-usage'] });
 }
 
-/** A chart of the page as the test sees it: its series labels and, per series, the last value drawn. */
+/** A chart of the page as the test sees it: its series labels and, per series, the last value drawn and the largest. */
 export interface ChartReading {
   readonly labels: string[];
   readonly last: (number | null)[];
+  readonly peak: (number | null)[];
   readonly points: number;
 }
 
@@ -38,11 +40,12 @@ export interface ChartReading {
 export function readCharts(page: Page): Promise<Record<string, ChartReading>> {
   return page.evaluate(() => {
     const live = (window as unknown as { vbstreamLive: { charts: Map<string, { series: { label?: string }[]; data: (number | null)[][] }> } }).vbstreamLive;
-    const out: Record<string, { labels: string[]; last: (number | null)[]; points: number }> = {};
+    const out: Record<string, { labels: string[]; last: (number | null)[]; peak: (number | null)[]; points: number }> = {};
     for (const [id, chart] of live.charts) {
       out[id] = {
         labels: chart.series.slice(1).map((s) => String(s.label)),
         last: chart.data.slice(1).map((values) => values[values.length - 1] ?? null),
+        peak: chart.data.slice(1).map((values) => values.reduce<number | null>((top, v) => (v !== null && (top === null || v > top) ? v : top), null)),
         points: chart.data[0].length,
       };
     }
@@ -52,10 +55,12 @@ export function readCharts(page: Page): Promise<Record<string, ChartReading>> {
 
 /**
  * Opens `url` in a new page, recording what must never happen on the live page: console errors,
- * uncaught exceptions, Content-Security-Policy violations and dialogs (an injected `alert`).
+ * uncaught exceptions, Content-Security-Policy violations and dialogs (an injected `alert`). The
+ * page's navigations and `waitForFunction`s wait up to the suite's patience.
  */
 export async function openLivePage(browser: Browser, url: string): Promise<{ page: Page; problems: string[] }> {
   const page = await browser.newPage();
+  page.setDefaultTimeout(PATIENCE_MS);
   await page.setViewport({ width: 1400, height: 1000 });
   const problems: string[] = [];
   page.on('console', (message) => {

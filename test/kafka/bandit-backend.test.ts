@@ -24,24 +24,25 @@ describe('bandit backend over Kafka: deciders, learner, reward window, dead lett
     const store = await KafkaSnapshotStore.open(port, { topic: `${prefix}.state` });
     const learner = new BanditLearner(port, store, {
       decisionsTopic: `${prefix}.decisions`, rewardsTopic: `${prefix}.rewards`, model: 'm', createPolicy: () => new ThompsonPolicy({ seed: 1, arms: ARMS, dim: D }),
-      rewardWindowMs: 4_000, expiryCheckMs: 200, expiredReward, snapshotEvery: 4, metrics: new BanditMetrics(registry),
+      // The rewards must be read within the window, before the learner marks their decisions expired: 10 s, for a loaded machine.
+      rewardWindowMs: 10_000, expiryCheckMs: 200, expiredReward, snapshotEvery: 4, metrics: new BanditMetrics(registry),
     });
     let failure: Error | undefined;
     await learner.start((error) => { failure = error; });
     const decider = await BanditDecider.start(port, { decisionsTopic: `${prefix}.decisions`, policyTopic: `${prefix}.state`, model: 'm' });
     await decider.loaded();
+    const producer = port.producer();
+    await producer.connect();
     const decisions = await Promise.all(Array.from({ length: 6 }, (_, i) => decider.decide([1, i / 6])));
     expect(new Set(decisions.map((d) => d.decisionId)).size).toBe(6);
     expect(decisions.every((d) => d.decisionId.startsWith(`${decider.instanceId}-`))).toBe(true);
-    const producer = port.producer();
-    await producer.connect();
     const reward = (decisionId: string, value: number) => ({ key: decisionId, value: JSON.stringify({ decisionId, reward: value }) });
     await producer.send({
       topic: `${prefix}.rewards`, acks: -1,
       messages: [reward(decisions[0].decisionId, 1), reward(decisions[1].decisionId, 0), reward(decisions[2].decisionId, 1), reward(decisions[0].decisionId, 1), reward('ghost-1', 1), { key: 'x', value: '{"decisionId": "x", "reward": "yes"}' }],
     });
-    await waitFor(() => learner.learned === 3 && learner.pendingCount === 3, `3 rewards learned (have ${learner.learned}, ${learner.pendingCount} pending)`, 60_000);
-    await waitFor(() => decider.policyRewards === 3, `the decider to swap in the policy that learned 3 rewards (serving ${decider.policyRewards}, ${decider.swaps} swaps)`, 30_000);
+    await waitFor(() => learner.learned === 3 && learner.pendingCount === 3, () => `3 rewards learned (have ${learner.learned}, ${learner.pendingCount} pending)`);
+    await waitFor(() => decider.policyRewards === 3, () => `the decider to swap in the policy that learned 3 rewards (serving ${decider.policyRewards}, ${decider.swaps} swaps)`);
     expect(decisions.every((d) => d.policyRewards === 0)).toBe(true);
     return {
       learner, decisions, registry,
@@ -63,7 +64,7 @@ describe('bandit backend over Kafka: deciders, learner, reward window, dead lett
 
   it('learns rewards once; after the window an unrewarded decision is learned with the default reward; duplicate, unknown, bad and late rewards go to the DLQ with their reason', async () => {
     const { learner, decisions, registry, finish } = await run(0);
-    await waitFor(() => learner.learned === 6 && learner.pendingCount === 0, `the 3 expired decisions learned with reward 0 (learned ${learner.learned})`, 30_000);
+    await waitFor(() => learner.learned === 6 && learner.pendingCount === 0, () => `the 3 expired decisions learned with reward 0 (learned ${learner.learned})`);
     const metrics = await registry.metrics();
     for (const line of ['vbstream_bandit_decisions_total 6', 'vbstream_bandit_propensity_count 6', 'vbstream_bandit_rewards_total{outcome="rewarded"} 3', 'vbstream_bandit_rewards_total{outcome="expired-learned"} 3',
       'vbstream_bandit_reward_delay_seconds_count 3', 'vbstream_bandit_cumulative_reward 2', 'vbstream_bandit_pending_decisions 0', 'vbstream_bandit_dead_letters_total{reason="duplicate-reward"} 1']) expect(metrics).toContain(line);
@@ -83,14 +84,14 @@ describe('bandit backend over Kafka: deciders, learner, reward window, dead lett
     await split.stop();
     const single = new BanditLearner(port, store, { ...options, decisionsTopic: `${prefix}.one.decisions`, rewardsTopic: `${prefix}.one.rewards`, partitions: 1 });
     await single.start(() => undefined);
-    await waitFor(() => single.partitions.length === 1, 'the one partition restored', 60_000);
+    await waitFor(() => single.partitions.length === 1, 'the one partition restored');
     await single.stop();
     await store.close();
   });
 
   it('with expired decisions dropped, an unrewarded decision is never learned and its late reward is dead-lettered', async () => {
     const { learner, decisions, finish } = await run(undefined);
-    await waitFor(() => learner.pendingCount === 0, `the 3 expired decisions dropped (${learner.pendingCount} pending)`, 30_000);
+    await waitFor(() => learner.pendingCount === 0, () => `the 3 expired decisions dropped (${learner.pendingCount} pending)`);
     expect(learner.learned).toBe(3);
     const policy = learner.currentPolicy as ThompsonPolicy;
     const perArm = new Array<number>(ARMS).fill(0);

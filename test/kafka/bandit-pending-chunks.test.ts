@@ -41,7 +41,7 @@ describe('bandit learner: pending decisions in chunks under a record-size limit 
     const reward = (decisionId: string) => ({ key: decisionId, value: JSON.stringify({ decisionId, reward: 1 }) });
     await producer.send({ topic: options.rewardsTopic, acks: -1, messages: [reward(ids[0])] });
     const chunked = (e: BanditLearnerEvent): boolean => e.type === 'checkpoint' && e.learned === 1 && e.pending === PENDING - 1;
-    await waitFor(() => events.some(chunked), `a state with ${PENDING - 1} pending decisions (failure: ${failure?.message})`, 60_000);
+    await waitFor(() => events.some(chunked), () => `a state with ${PENDING - 1} pending decisions (failure: ${failure?.message})`);
     const checkpoint = events.find(chunked) as Extract<BanditLearnerEvent, { type: 'checkpoint' }>;
     expect(checkpoint.chunks, 'chunks of at most 8,000 bytes').toBeGreaterThanOrEqual(10);
     await first.stop();
@@ -50,10 +50,10 @@ describe('bandit learner: pending decisions in chunks under a record-size limit 
     events.length = 0;
     const second = new BanditLearner(port, store, options);
     await second.start((error) => { failure = error; });
-    await waitFor(() => events.some((e) => e.type === 'restored'), 'the second learner to restore', 60_000);
+    await waitFor(() => events.some((e) => e.type === 'restored'), 'the second learner to restore');
     expect(events.find((e) => e.type === 'restored')).toMatchObject({ partition: 0, fromSnapshot: true, pending: PENDING - 1, learned: 1 });
     await producer.send({ topic: options.rewardsTopic, acks: -1, messages: [reward(ids[PENDING - 1]), reward(ids[0])] });
-    await waitFor(() => second.learned === 2 && second.pendingCount === PENDING - 2, `the restored decision's reward learned (${second.learned})`, 60_000);
+    await waitFor(() => second.learned === 2 && second.pendingCount === PENDING - 2, () => `the restored decision's reward learned (${second.learned})`);
     const letters = await readRecords(port, `${options.rewardsTopic}.dlq`, 1);
     expect(letters.map((l) => [l.key, l.headers[DEAD_LETTER_HEADERS.reason]])).toEqual([[ids[0], 'duplicate-reward']]);
     await second.stop();
@@ -65,5 +65,5 @@ describe('bandit learner: pending decisions in chunks under a record-size limit 
     expect(chunkKeys.length, 'only the chunks of the latest state are kept').toBe(last.chunks);
     expect(new Set(chunkKeys.map((key) => key.split('/')[4])).size).toBe(1);
     await store.close();
-  }, 180_000);
+  });
 });

@@ -41,11 +41,11 @@ describe('vbstream bandit:learn and bandit:decide over HTTP (real broker)', () =
     const topics = ['--decisions', `${prefix}.decisions`, '--rewards', `${prefix}.rewards`];
     const learner = new ServiceProcess<LearnerLine>([...topics, '--model', 'shop', '--state-topic', `${prefix}.state`, '--policy-topic', `${prefix}.policy`,
       '--policy', JSON.stringify({ kind: 'thompson', arms: ARMS, dim: 2, seed: 3 }), '--reward-window-ms', '600000', '--snapshot-every', '10', '--metrics-port', '0'], 'bandit:learn');
-    await waitFor(() => learner.events.some((e) => e.type === 'restored'), `the learner to start (stderr: ${learner.stderr})`, 60_000);
+    await waitFor(() => learner.events.some((e) => e.type === 'restored'), () => `the learner to start (stderr: ${learner.stderr})`);
     const deciders = [0, 1].map(() => new ServiceProcess<DeciderLine>([...topics, '--policy-topic', `${prefix}.policy`, '--model', 'shop', '--port', '0'], 'bandit:decide'));
-    await waitFor(() => deciders.every((d) => d.events.some((e) => e.type === 'listening')), `the deciders to listen (stderr: ${deciders.map((d) => d.stderr).join(' | ')})`, 60_000);
+    await waitFor(() => deciders.every((d) => d.events.some((e) => e.type === 'listening')), () => `the deciders to listen (stderr: ${deciders.map((d) => d.stderr).join(' | ')})`);
     const urls = deciders.map((d) => (d.events.find((e) => e.type === 'listening') as { url: string }).url);
-    await waitFor(async () => (await Promise.all(urls.map(async (url) => (await fetch(`${url}health`)).status))).every((s) => s === 200), 'both deciders to load the first policy', 60_000);
+    await waitFor(async () => (await Promise.all(urls.map(async (url) => (await fetch(`${url}health`)).status))).every((s) => s === 200), 'both deciders to load the first policy');
 
     const decided: Decided[] = [];
     for (let i = 0; i < N; i++) {
@@ -65,8 +65,8 @@ describe('vbstream bandit:learn and bandit:decide over HTTP (real broker)', () =
     }
     expect((await post(`${urls[0]}reward`, { decisionId: decided[0].decisionId, reward: 1 })).status, 'a duplicate is accepted here; the learner dead-letters it').toBe(202);
 
-    await waitFor(() => learner.events.some((e) => e.type === 'published' && e.learned === N && e.pending === 0), `the learner to learn ${N} rewards (stderr: ${learner.stderr})`, 60_000);
-    await waitFor(() => deciders.every((d) => d.events.some((e) => e.type === 'policy' && e.rewards === N)), 'both deciders to swap in the policy of all rewards', 30_000);
+    await waitFor(() => learner.events.some((e) => e.type === 'published' && e.learned === N && e.pending === 0), () => `the learner to learn ${N} rewards (stderr: ${learner.stderr})`);
+    await waitFor(() => deciders.every((d) => d.events.some((e) => e.type === 'policy' && e.rewards === N)), 'both deciders to swap in the policy of all rewards');
     const afterArms: number[] = [];
     for (let i = 0; i < AFTER; i++) {
       const after = await post<Decided>(`${urls[1]}decide`, { context: [1, Math.cos(i)] });
@@ -89,7 +89,7 @@ describe('vbstream bandit:learn and bandit:decide over HTTP (real broker)', () =
     // The learner's metrics.
     const learnerUrl = (learner.events.find((e) => e.type === 'metrics') as { url: string }).url;
     const scrape = async () => parsePrometheusText(await (await fetch(learnerUrl)).text());
-    await waitFor(async () => sampleValue(await scrape(), 'vbstream_bandit_pending_decisions') === AFTER, `the learner to read the ${AFTER} unrewarded decisions`, 30_000);
+    await waitFor(async () => sampleValue(await scrape(), 'vbstream_bandit_pending_decisions') === AFTER, `the learner to read the ${AFTER} unrewarded decisions`);
     const learned = await scrape();
     expect(sampleValue(learned, 'vbstream_bandit_decisions_total', { pipeline: 'shop' })).toBe(N + AFTER);
     expect(sampleValue(learned, 'vbstream_bandit_rewards_total', { outcome: 'rewarded' })).toBe(N);
@@ -109,7 +109,7 @@ describe('vbstream bandit:learn and bandit:decide over HTTP (real broker)', () =
       const history = JSON.parse(/^data: (.*)$/m.exec(new TextDecoder().decode(value))![1]) as { frames: LiveFrame[] };
       return history.frames[history.frames.length - 1];
     };
-    await waitFor(async () => (await latestFrame()).bandit?.arms?.choices.reduce((a, b) => a + b, 0) === N + AFTER, 'the live page to show every decision\'s arm', 10_000);
+    await waitFor(async () => (await latestFrame()).bandit?.arms?.choices.reduce((a, b) => a + b, 0) === N + AFTER, 'the live page to show every decision\'s arm');
     const frame = await latestFrame();
     const chosen = Array.from({ length: ARMS }, (_, a) => decided.filter((d) => d.arm === a).length + afterArms.filter((arm) => arm === a).length);
     expect(frame.bandit?.arms?.choices).toEqual(chosen);
@@ -132,5 +132,5 @@ describe('vbstream bandit:learn and bandit:decide over HTTP (real broker)', () =
       expect(await service.stop()).toEqual({ code: 0, signal: null });
       expect(service.stderr).toBe('');
     }
-  }, 240_000);
+  });
 });

@@ -34,7 +34,7 @@ describe('learner service processes against the real broker (vb-linear, exact)',
   async function expectExactFinalPosterior(t: string, snapshotTopic: string, n: number, expected: VbLinearModel): Promise<void> {
     const store = await KafkaSnapshotStore.open(port, { topic: snapshotTopic });
     try {
-      await waitFor(() => snapshotsAtEnd(admin, store, t, 'lin'), 'snapshots at the end of every partition', 150_000);
+      await waitFor(() => snapshotsAtEnd(admin, store, t, 'lin'), 'snapshots at the end of every partition');
       const global = await new PosteriorCombiner(store, { model: 'lin', family: 'vb-linear', dim: D, topic: t }).combine([0, 1, 2, 3]);
       expect(global.records).toBe(n);
       const a = (global.model as VbLinearModel).posterior();
@@ -84,21 +84,29 @@ describe('learner service processes against the real broker (vb-linear, exact)',
     const processArgs = ['--topic', liveTopic, '--group', group, '--model', 'lin', '--family', 'vb-linear', '--dim', String(D), '--snapshot-topic', snapshots, '--snapshot-every', '1000', '--chunk-size', '250', '--session-timeout-ms', '6000'];
     const combiner = new ServiceProcess<{ type: 'published'; version: string; records: number }>(['--topic', liveTopic, '--model', 'lin', '--family', 'vb-linear', '--dim', String(D), '--snapshot-topic', snapshots, '--every-ms', '500'], 'kafka:combine');
     const a = new ServiceProcess(processArgs);
-    let b: ServiceProcess | undefined;
-    // The stream keeps flowing (2,000 records every 250 ms) while B joins and the group rebalances.
-    for (let start = 0; start < n; start += 2000) {
-      await produceValues(port, liveTopic, values.slice(start, start + 2000).map(String), 4);
-      if (start === 8000) b = new ServiceProcess(processArgs);
-      await new Promise((r) => setTimeout(r, 250));
+    const share = (p: ServiceProcess): readonly number[] => {
+      const last = p.events.filter((e) => e.type === 'assigned').at(-1);
+      return last?.type === 'assigned' ? last.partitions : [];
+    };
+    await produceValues(port, liveTopic, values.slice(0, 8000), 4);
+    await waitFor(() => a.events.some((e) => e.type === 'committed'), () => `the first process to commit (stderr: ${a.stderr})`);
+    // B joins while A is learning. The stream keeps flowing, 2,000 records every 250 ms (pacing, not a
+    // wait), while B joins and the group rebalances; its last 8,000 records are held back until B holds
+    // partitions, so B learns a part of the stream however slowly the machine lets it join.
+    const b = new ServiceProcess(processArgs);
+    const heldBack = n - 8000;
+    for (let start = 8000; start < n; start += 2000) {
+      if (start === heldBack) await waitFor(() => share(b).length > 0, () => `the second process to be assigned partitions (events: ${JSON.stringify(b.events.slice(-5))}; stderr: ${b.stderr})`);
+      await produceValues(port, liveTopic, values.slice(start, start + 2000), 4);
+      if (start < heldBack) await new Promise((r) => setTimeout(r, 250));
     }
-    expect(b).toBeDefined();
-    await waitFor(() => (b as ServiceProcess).events.some((e) => e.type === 'committed'), 'the second process to commit', 120_000);
+    await waitFor(() => b.events.some((e) => e.type === 'committed'), () => `the second process to commit (share ${share(b)}; events: ${JSON.stringify(b.events.slice(-5))}; stderr: ${b.stderr})`);
     // Record i went to partition i mod 4 in order, so per-partition order matches the producer's.
     const expected = batchFit('vb-linear', live) as VbLinearModel;
     await expectExactFinalPosterior(liveTopic, snapshots, n, expected);
     // The combiner service publishes the global posterior; a scoring service reads it from the snapshot topic.
     const finalVersion = [0, 1, 2, 3].map((p) => `${p}:${n / 4}`).join(',');
-    await waitFor(() => combiner.events.some((e) => e.version === finalVersion), 'the combiner to publish the final version', 60_000);
+    await waitFor(() => combiner.events.some((e) => e.version === finalVersion), 'the combiner to publish the final version');
     expect(await combiner.stop(), combiner.stderr).toEqual({ code: 0, signal: null });
     const store = await KafkaSnapshotStore.open(port, { topic: snapshots });
     const published = await readGlobalPosterior(store, 'lin');
@@ -106,16 +114,14 @@ describe('learner service processes against the real broker (vb-linear, exact)',
     expect(published?.version).toBe(finalVersion);
     expect(published?.records).toBe(n);
     expectClose((published?.model as VbLinearModel).posterior().w, expected.posterior().w, TIGHT, 'published w_N');
-    const [exitA, exitB] = await Promise.all([a.stop(), (b as ServiceProcess).stop()]);
+    const [exitA, exitB] = await Promise.all([a.stop(), b.stop()]);
     expect(exitA, a.stderr).toEqual({ code: 0, signal: null });
-    expect(exitB, (b as ServiceProcess).stderr).toEqual({ code: 0, signal: null });
+    expect(exitB, b.stderr).toEqual({ code: 0, signal: null });
     const assignmentsOfA = a.events.filter((e) => e.type === 'assigned');
     expect(assignmentsOfA.length).toBeGreaterThanOrEqual(2);
     expect(assignmentsOfA[0].type === 'assigned' && assignmentsOfA[0].partitions).toEqual([0, 1, 2, 3]);
-    const lastOfA = assignmentsOfA.at(-1);
-    const lastOfB = (b as ServiceProcess).events.filter((e) => e.type === 'assigned').at(-1);
-    const shareA = lastOfA?.type === 'assigned' ? lastOfA.partitions : [];
-    const shareB = lastOfB?.type === 'assigned' ? lastOfB.partitions : [];
+    const shareA = share(a);
+    const shareB = share(b);
     expect(shareA.length).toBeGreaterThan(0);
     expect(shareB.length).toBeGreaterThan(0);
     expect([...shareA, ...shareB].sort()).toEqual([0, 1, 2, 3]);

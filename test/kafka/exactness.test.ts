@@ -31,7 +31,7 @@ describe('one consumer process, 200k records on 4 partitions (real broker)', () 
     const learner = new PartitionedLearner(port, store, { topic, groupId, model: 'lin', family: 'vb-linear', schema: { dim: 10 }, snapshotEvery: 20_000 });
     let fatal: Error | undefined;
     await learner.start((error) => { fatal = error; });
-    await waitFor(async () => fatal !== undefined || await snapshotsAtEnd(admin, store, topic, 'lin'), 'snapshots at the end of every partition', 180_000);
+    await waitFor(async () => fatal !== undefined || await snapshotsAtEnd(admin, store, topic, 'lin'), 'snapshots at the end of every partition');
     await learner.stop();
     expect(fatal).toBeUndefined();
 

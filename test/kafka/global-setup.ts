@@ -1,5 +1,6 @@
 import type { TestProject } from 'vitest/node';
 import { startLocalKafka } from '../../scripts/local-kafka.js';
+import { PATIENCE_MS } from '../helpers/wait-for.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -12,7 +13,7 @@ declare module 'vitest' {
  * cannot start, this throws and every Kafka test fails (nothing is skipped).
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const broker = await startLocalKafka({ timeoutMs: 180_000 });
+  const broker = await startLocalKafka({ timeoutMs: PATIENCE_MS });
   project.provide('kafkaBootstrap', broker.bootstrap);
   return () => broker.stop();
 }

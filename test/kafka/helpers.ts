@@ -13,6 +13,9 @@ import type { KafkaSnapshotStore } from '../../connectors/kafka/kafka-snapshot-s
 import type { LearnerEvent } from '../../connectors/kafka/learner-event.js';
 import { snapshotKey } from '../../connectors/kafka/snapshot-key.js';
 import { repoRoot } from '../helpers/reference.js';
+import { waitFor } from '../helpers/wait-for.js';
+
+export { waitFor };
 
 /** The Kafka client the suite runs on: `VBSTREAM_TEST_KAFKA_CLIENT` (`kafkajs` or `platformatic`), else the default. */
 export function testKafkaClient(): KafkaConnection['client'] {
@@ -99,15 +102,6 @@ export function batchFit(family: string, data: ProducedData, rows: readonly numb
   return model;
 }
 
-/** Waits until `check()` is true, polling; throws `what` after `timeoutMs`. */
-export async function waitFor(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 120_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 /** Whether every partition's latest snapshot of `model` has reached the topic's end. */
 export async function snapshotsAtEnd(admin: AdminPort, store: KafkaSnapshotStore, topic: string, model: string): Promise<boolean> {
   const ends = await admin.fetchTopicOffsets(topic);
@@ -162,7 +156,7 @@ export class ServiceProcess<E extends { readonly type: string } = LearnerEvent> 
 }
 
 /** Reads `count` records of `topic` from the beginning (a throwaway group), with their headers and partition. */
-export async function readRecords(port: KafkaPort, topic: string, count: number, timeoutMs = 60_000): Promise<{ partition: number; offset: string; key: string | null; value: Buffer | null; headers: { [k: string]: string } }[]> {
+export async function readRecords(port: KafkaPort, topic: string, count: number): Promise<{ partition: number; offset: string; key: string | null; value: Buffer | null; headers: { [k: string]: string } }[]> {
   const consumer = port.consumer({ groupId: unique('reader'), maxWaitTimeInMs: 100 });
   const out: { partition: number; offset: string; key: string | null; value: Buffer | null; headers: { [k: string]: string } }[] = [];
   await consumer.connect();
@@ -178,7 +172,7 @@ export async function readRecords(port: KafkaPort, topic: string, count: number,
     },
   });
   try {
-    await waitFor(() => out.length >= count, `${count} records on ${topic} (have ${out.length})`, timeoutMs);
+    await waitFor(() => out.length >= count, () => `${count} records on ${topic} (have ${out.length})`);
   } finally {
     await consumer.disconnect();
   }

@@ -43,7 +43,7 @@ describe('bandit example over Kafka, on vbstream/bandit/kafka (real broker)', ()
       const rewards = [...decisions.values()].map((d) => ({ key: d.decisionId, value: JSON.stringify({ decisionId: d.decisionId, reward: d.arm === 0 ? 1 : 0 }) }));
       rewards.splice(10, 0, { key: 'ghost', value: JSON.stringify({ decisionId: 'no-such-decision', reward: 1 }) });
       await producer.send({ topic: `${prefix}.rewards`, messages: rewards, acks: -1 });
-      await waitFor(() => bandit.learner.learned === N, `${N} rewards learned (have ${bandit.learner.learned})`, 60_000);
+      await waitFor(() => bandit.learner.learned === N, () => `${N} rewards learned (have ${bandit.learner.learned})`);
       expect((bandit.learner.currentPolicy as ThompsonPolicy).models.map((m) => m.recordsSeen)).toEqual(perArm);
 
       const decideLetters = await readRecords(port, `${prefix}.decide.dlq`, 2);

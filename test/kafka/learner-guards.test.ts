@@ -132,13 +132,13 @@ describe('the Kafka learner refuses what would silently reset a model (real brok
         const messages = Array.from({ length: 10 }, (_, k) => ({ value: recordJson(data, (sent + k) % data.n) }));
         await producer.send({ topic, acks: 1, messages });
         sent += messages.length;
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        await new Promise((resolve) => setTimeout(resolve, 50)); // the pace of the trickle, not a wait for something
       }
       const trickle = Date.now() - started;
-      await waitFor(async () => (await store.latest(snapshotKey('live', 0))) !== undefined && decodeSnapshot((await store.latest(snapshotKey('live', 0))) as Uint8Array).meta.nextOffset === sent, 'the trailing snapshot of the last records', 30_000);
+      await waitFor(async () => (await store.latest(snapshotKey('live', 0))) !== undefined && decodeSnapshot((await store.latest(snapshotKey('live', 0))) as Uint8Array).meta.nextOffset === sent, 'the trailing snapshot of the last records');
       const settled = durable.length;
       expect(settled, `snapshots over ${trickle} ms of a trickle of ${sent} records`).toBeLessThanOrEqual(Math.ceil(trickle / everyMs) + 2);
-      await new Promise((resolve) => setTimeout(resolve, 2 * everyMs)); // nothing new: no snapshot
+      await new Promise((resolve) => setTimeout(resolve, 2 * everyMs)); // a period in which nothing may happen: nothing new, no snapshot
       expect(durable.length).toBe(settled);
     } finally {
       await producer.disconnect();

@@ -47,7 +47,7 @@ describe('partitioned learner on the runtime: workers, backpressure, metrics, re
     expect(readiness.pending()).toEqual(['model-restored', 'source-consuming']);
     let fatal: Error | undefined;
     await learner.start((error) => { fatal = error; });
-    await waitFor(async () => fatal !== undefined || await snapshotsAtEnd(admin, store, topic, model), 'snapshots at the end', 120_000);
+    await waitFor(async () => fatal !== undefined || await snapshotsAtEnd(admin, store, topic, model), 'snapshots at the end');
     expect(fatal).toBeUndefined();
     expect(readiness.ready).toBe(true);
     const pauses = [...learner.partitions().values()].reduce((sum, s) => sum + s.pauses, 0);

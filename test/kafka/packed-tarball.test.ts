@@ -11,6 +11,7 @@ import { startLocalKafka, type LocalKafka } from '../../scripts/local-kafka.js';
 import { startSchemaRegistry, type LocalSchemaRegistry } from '../../scripts/local-schema-registry.js';
 import { readmeBlocks } from '../helpers/readme-blocks.js';
 import { repoRoot } from '../helpers/reference.js';
+import { PATIENCE_MS } from '../helpers/wait-for.js';
 import { createTopic, produceValues, unique, waitFor } from './helpers.js';
 
 /**
@@ -45,7 +46,7 @@ describe('the packed tarball in a fresh project (real broker with SASL, real sch
     sh('mkdir', ['-p', project], work);
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'click-learner', private: true, type: 'module' }));
     sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(work, packed[0].filename), `rxjs@${devVersion('rxjs')}`, `typescript@${devVersion('typescript')}`, `@types/node@${devVersion('@types/node')}`], project);
-    [broker, registry] = await Promise.all([startLocalKafka({ timeoutMs: 180_000, security: { users: [USER] } }), startSchemaRegistry({ timeoutMs: 120_000 })]);
+    [broker, registry] = await Promise.all([startLocalKafka({ timeoutMs: PATIENCE_MS, security: { users: [USER] } }), startSchemaRegistry({ timeoutMs: PATIENCE_MS })]);
   }, 600_000);
 
   afterAll(async () => {
@@ -67,7 +68,7 @@ describe('the packed tarball in a fresh project (real broker with SASL, real sch
     try {
       let stdout = '';
       run.stdout?.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
-      await waitFor(() => /live view: (\S+)\)/.test(stdout), 'the live view URL', 30_000);
+      await waitFor(() => /live view: (\S+)\)/.test(stdout), 'the live view URL');
       const page = /live view: (\S+)\)/.exec(stdout)![1];
       for (const path of ['', 'live/live.js', 'live/uPlot.iife.min.js', 'live/uPlot.min.css']) expect((await fetch(`${page}${path}`)).status, path).toBe(200);
     } finally {
@@ -104,14 +105,14 @@ describe('the packed tarball in a fresh project (real broker with SASL, real sch
     service.stdout?.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
     service.stderr?.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
     const exited = new Promise<number | null>((resolve) => service?.once('exit', (code) => resolve(code)));
-    await waitFor(() => /metrics on port \d+/.test(stdout), `the service's metrics port (stderr: ${stderr})`, 60_000);
+    await waitFor(() => /metrics on port \d+/.test(stdout), () => `the service's metrics port (stderr: ${stderr})`);
     const metricsUrl = `http://127.0.0.1:${/metrics on port (\d+)/.exec(stdout)?.[1]}`;
     const sum = (text: string, pattern: RegExp): number => text.split('\n').filter((line) => pattern.test(line)).reduce((total, line) => total + Number(line.split(' ').at(-1)), 0);
     let scraped = '';
     await waitFor(async () => {
       scraped = await (await fetch(`${metricsUrl}/metrics`)).text();
       return sum(scraped, /^vbstream_records_total\{.*status="learned"/) === N && sum(scraped, /^vbstream_dead_letters_total\{/) === 2;
-    }, `${N} records learned and 2 dead letters (stderr: ${stderr})`, 120_000);
+    }, () => `${N} records learned and 2 dead letters (stderr: ${stderr})`);
     expect(sum(scraped, /^vbstream_dead_letters_total\{reason="bad-avro"/)).toBe(1);
     expect(sum(scraped, /^vbstream_dead_letters_total\{reason="unknown-schema"/)).toBe(1);
     expect((await fetch(`${metricsUrl}/readyz`)).status).toBe(200);
@@ -119,5 +120,5 @@ describe('the packed tarball in a fresh project (real broker with SASL, real sch
     expect(await exited).toBe(0);
     service = undefined;
     expect(stderr).toBe('');
-  }, 300_000);
+  });
 });

@@ -43,17 +43,17 @@ describe('platformatic consumer: a member joins while a batch is in flight (real
     let first: { consumer: ConsumerPort; joined: number[][] } | undefined;
     first = await member(topic, groupId, async ({ batch, isStale }) => {
       if (inBatch !== undefined) return;
-      await waitFor(() => first !== undefined, 'the first member to start', 10_000);
+      await waitFor(() => first !== undefined, 'the first member to start');
       const self = first as { consumer: ConsumerPort; joined: number[][] };
       second = await member(topic, groupId, async () => undefined);
-      await waitFor(() => (second?.joined.at(-1)?.length ?? 0) > 0, 'the second member to get partitions', 60_000);
-      await waitFor(isStale, 'the first member\'s client to rejoin (the batch turns stale)', 60_000);
+      await waitFor(() => (second?.joined.at(-1)?.length ?? 0) > 0, 'the second member to get partitions');
+      await waitFor(isStale, 'the first member\'s client to rejoin (the batch turns stale)');
       const announcedDuring = self.joined.length;
       const commit = await self.consumer.commitOffsets([{ topic, partition: batch.partition, offset: '5' }]).then(() => 'made', () => 'refused');
       inBatch = { partition: batch.partition, announcedDuring, commit };
     });
     const started = first;
-    await waitFor(() => inBatch !== undefined && started.joined.length >= 2, 'the first member to announce its second assignment', 60_000);
+    await waitFor(() => inBatch !== undefined && started.joined.length >= 2, 'the first member to announce its second assignment');
     expect(inBatch?.announcedDuring).toBe(1);
     expect(inBatch?.commit).toBe('refused');
     const committed = (await admin.fetchOffsets({ groupId, topics: [topic] }))[0].partitions.find((p) => p.partition === inBatch?.partition);

@@ -9,6 +9,7 @@ import { SchemaRegistryClient } from '../../connectors/kafka/schema-registry-cli
 import { startSchemaRegistry, type LocalSchemaRegistry } from '../../scripts/local-schema-registry.js';
 import { readmeBlocks } from '../helpers/readme-blocks.js';
 import { repoRoot } from '../helpers/reference.js';
+import { PATIENCE_MS } from '../helpers/wait-for.js';
 import { brokerPort, createTopic, produceValues, readRecords, unique } from './helpers.js';
 
 /**
@@ -22,15 +23,15 @@ const record = (i: number) => ({ age: 20 + (i % 40), visits: i % 9, price: (i % 
 
 /** `vbstream run --config <config>` in the work folder; `nodeArgs` go to node (a heap limit). */
 function vbstreamRun(config: string, nodeArgs: readonly string[] = []): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [...nodeArgs, join(repoRoot, 'dist/cli/vbstream.js'), 'run', '--config', config], { cwd: work, encoding: 'utf8', timeout: 180_000 });
+  const result = spawnSync(process.execPath, [...nodeArgs, join(repoRoot, 'dist/cli/vbstream.js'), 'run', '--config', config], { cwd: work, encoding: 'utf8', timeout: PATIENCE_MS });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 describe('the README Kafka pipeline (real broker, real schema registry)', () => {
   let registry: LocalSchemaRegistry;
   beforeAll(async () => {
-    registry = await startSchemaRegistry({ timeoutMs: 120_000 });
-  }, 180_000);
+    registry = await startSchemaRegistry({ timeoutMs: PATIENCE_MS });
+  });
   afterAll(async () => {
     await registry?.stop();
     rmSync(work, { recursive: true, force: true });

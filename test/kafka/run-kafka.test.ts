@@ -36,11 +36,11 @@ describe('vbstream kafka:produce and vbstream run with a Kafka source (real brok
     out.on('data', (chunk: Buffer) => { text += chunk.toString('utf8'); });
     let stop: () => void = () => undefined;
     const run = runPipeline(config, { out, err: process.stderr, resume: false, onSource: (s) => { stop = s; } });
-    await waitFor(() => /metrics: (\S+)/.test(text), 'the metrics URL', 30_000);
+    await waitFor(() => /metrics: (\S+)/.test(text), 'the metrics URL');
     const url = /metrics: (\S+)/.exec(text)![1];
     const store = await KafkaSnapshotStore.open(port, { topic: `${topic}.snapshots` });
     const model = `vb-logit-online@${topic}`;
-    await waitFor(() => snapshotsAtEnd(admin, store, topic, model), 'snapshots at the end', 60_000);
+    await waitFor(() => snapshotsAtEnd(admin, store, topic, model), 'snapshots at the end');
     expect((await fetch(url.replace('/metrics', '/readyz'))).status).toBe(200);
     const samples = parsePrometheusText(await (await fetch(url)).text());
     stop();

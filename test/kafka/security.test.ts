@@ -7,6 +7,7 @@ import { createKafkaPort } from '../../connectors/kafka/create-kafka-port.js';
 import type { KafkaConnection } from '../../connectors/kafka/kafka-connection.js';
 import { startLocalKafka, type LocalKafka } from '../../scripts/local-kafka.js';
 import { repoRoot } from '../helpers/reference.js';
+import { PATIENCE_MS } from '../helpers/wait-for.js';
 import { createTopic, produceValues, recordJson, syntheticData, unique } from './helpers.js';
 
 const work = mkdtempSync(join(tmpdir(), 'vbstream-security-'));
@@ -17,7 +18,7 @@ const N = 400;
 function runVbstream(source: object, env: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string; stderr: string } {
   const path = join(work, `${unique('config')}.json`);
   writeFileSync(path, JSON.stringify({ source: { type: 'kafka', groupId: unique('group'), dim: D, untilCaughtUp: true, ...source }, model: { family: 'vb-linear' }, metrics: false }));
-  const result = spawnSync(process.execPath, [join(repoRoot, 'dist/cli/vbstream.js'), 'run', '--config', path], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 40_000 });
+  const result = spawnSync(process.execPath, [join(repoRoot, 'dist/cli/vbstream.js'), 'run', '--config', path], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: PATIENCE_MS });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -32,8 +33,8 @@ describe('Kafka with SASL (PLAIN, SCRAM-SHA-256/512) and TLS listeners (a real b
     keytool(['-genkeypair', '-alias', 'broker', '-keyalg', 'RSA', '-keysize', '2048', '-validity', '2', '-dname', 'CN=127.0.0.1', '-ext', 'SAN=IP:127.0.0.1',
       '-storetype', 'PKCS12', '-keystore', keystore, '-storepass', 'store-secret', '-keypass', 'store-secret']);
     keytool(['-exportcert', '-rfc', '-alias', 'broker', '-keystore', keystore, '-storepass', 'store-secret', '-file', join(work, 'ca.pem')]);
-    broker = await startLocalKafka({ timeoutMs: 180_000, security: { users: [{ name: 'alice', password: 'alice-secret' }], keystore: { path: keystore, password: 'store-secret' } } });
-  }, 240_000);
+    broker = await startLocalKafka({ timeoutMs: PATIENCE_MS, security: { users: [{ name: 'alice', password: 'alice-secret' }], keystore: { path: keystore, password: 'store-secret' } } });
+  });
   afterAll(async () => {
     await broker?.stop();
     rmSync(work, { recursive: true, force: true });

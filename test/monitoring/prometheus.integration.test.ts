@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/reference.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 /**
  * The real Prometheus (Debian package `prometheus`) scraping `vbstream run` — the embedded default
@@ -42,21 +43,6 @@ async function stop(child: ChildProcess | undefined): Promise<void> {
   const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
   await exited;
   clearTimeout(timer);
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (error) {
-      last = error;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`timed out waiting for ${what}${last === undefined ? '' : `: ${String(last)}`}`);
 }
 
 let prometheusUrl = '';
@@ -104,11 +90,11 @@ describe('a real Prometheus scraping vbstream run', () => {
     ].join('\n'));
     prometheus = spawn(binary, [`--config.file=${join(dir, 'prometheus.yml')}`, `--web.listen-address=127.0.0.1:${port}`, `--storage.tsdb.path=${join(dir, 'data')}`, '--log.level=warn'], { stdio: ['ignore', 'ignore', 'pipe'] });
     prometheus.stderr?.on('data', (chunk: Buffer) => (prometheusLog += chunk.toString()));
-    await waitFor('Prometheus to be ready', async () => ((await fetch(`${prometheusUrl}/-/ready`)).ok ? true : undefined));
-    await waitFor('the vbstream target to be up', async () => {
+    await waitFor(async () => (await fetch(`${prometheusUrl}/-/ready`)).ok, () => `Prometheus to be ready (its log: ${prometheusLog})`);
+    await waitFor(async () => {
       const body = (await (await fetch(`${prometheusUrl}/api/v1/targets`)).json()) as { data: { activeTargets: { health: string }[] } };
-      return body.data.activeTargets.some((t) => t.health === 'up') ? true : undefined;
-    });
+      return body.data.activeTargets.some((t) => t.health === 'up');
+    }, 'the vbstream target to be up');
   });
 
   afterAll(async () => {
@@ -120,17 +106,17 @@ describe('a real Prometheus scraping vbstream run', () => {
   it('finds the expected series with sensible values', async () => {
     expect(await single('up{job="vbstream"}')).toBe(1);
     const learned = 'vbstream_records_total{job="vbstream",status="learned",model="vb-logit-online",pipeline="default"}';
-    const first = await waitFor('learned records', async () => {
+    const first = await waitFor(async () => {
       const v = await single(learned);
-      return v > 0 ? v : undefined;
-    });
-    const later = await waitFor('the learned count to grow', async () => {
+      return v > 0 && v;
+    }, 'learned records');
+    const later = await waitFor(async () => {
       const v = await single(learned);
-      return v > first ? v : undefined;
-    });
+      return v > first && v;
+    }, 'the learned count to grow');
     expect(later).toBeGreaterThan(first);
-    await waitFor('a snapshot (the default takes one every 10 s)', async () => ((await query('vbstream_snapshots_total >= 1')).length === 1 ? true : undefined));
-    await waitFor('a rate over two scrapes', async () => ((await query('rate(vbstream_records_total{status="learned"}[5s]) > 0')).length === 1 ? true : undefined));
+    await waitFor(async () => (await query('vbstream_snapshots_total >= 1')).length === 1, 'a snapshot (the default takes one every 10 s)');
+    await waitFor(async () => (await query('rate(vbstream_records_total{status="learned"}[5s]) > 0')).length === 1, 'a rate over two scrapes');
 
     const logLoss = await single('vbstream_prequential_log_loss');
     expect(logLoss).toBeGreaterThan(0);
@@ -168,11 +154,11 @@ describe('a real Prometheus scraping vbstream run', () => {
 
   it('loads the shipped alerting rules and evaluates every one of them on the live series; none fires on a healthy run (and the readiness series it watches are there)', async () => {
     type Rule = { name: string; health: string; state: string; lastError?: string };
-    const rules = await waitFor('every rule evaluated', async () => {
+    const rules = await waitFor(async () => {
       const body = (await (await fetch(`${prometheusUrl}/api/v1/rules?type=alert`)).json()) as { data: { groups: { rules: Rule[] }[] } };
       const all = body.data.groups.flatMap((g) => g.rules);
       return all.length > 0 && all.every((r) => r.health === 'ok') ? all : undefined;
-    });
+    }, 'every rule evaluated');
     expect(rules.length).toBe(11);
     expect(rules.filter((r) => r.state !== 'inactive').map((r) => r.name)).toEqual([]);
     expect((await query('vbstream_ready')).map((s) => [s.labels.condition, s.value]).sort()).toEqual([['model-restored', 1], ['source-consuming', 1]]);

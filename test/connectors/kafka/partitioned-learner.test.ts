@@ -4,10 +4,11 @@ import { getFamily } from '../../../src/registry.js';
 import { SnapshotError } from '../../../src/core/snapshot-error.js';
 import { PartitionedLearner } from '../../../connectors/kafka/partitioned-learner.js';
 import type { LearnerEvent } from '../../../connectors/kafka/learner-event.js';
+import { PATIENCE_MS } from '../../helpers/wait-for.js';
 import { InMemoryKafka, InMemorySnapshotStore } from './in-memory-kafka.js';
 
-/** How long a test waits for the learner to react to a join (generous: the suite may run on a busy machine). */
-const REACTION = { timeout: 30_000 };
+/** How long a test waits for the learner to react (the suite's patience: it may run on a busy machine). */
+const REACTION = { timeout: PATIENCE_MS };
 
 const T = 'in';
 const rows = Array.from({ length: 30 }, (_, i) => ({ x: [1, Math.sin(i), Math.cos(3 * i)], y: 0.5 * i - 2 + Math.sin(7 * i) }));
@@ -221,8 +222,7 @@ describe('PartitionedLearner fault-proof edges (in-memory port)', () => {
     kafka.join(T, [0]);
     await kafka.deliver(T, 0, 0);
     expect(kafka.committed.get(0)).toBeUndefined();
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
-    expect(kafka.committed.get(0)).toBe('30');
+    await vi.waitFor(() => expect(kafka.committed.get(0)).toBe('30'), REACTION);
     await learner.stop();
   });
 });

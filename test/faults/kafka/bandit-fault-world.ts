@@ -94,7 +94,7 @@ export async function expectUninterruptedPolicy(port: KafkaPort, topics: BanditT
   const reference = new BanditLearner(port, referenceStore, { decisionsTopic: topics.decisions, rewardsTopic: topics.rewards, model: 'reference', createPolicy: () => createBanditPolicy(policy), rewardWindowMs: 1e9 });
   let failure: Error | undefined;
   await reference.start((error) => { failure = error; });
-  await waitFor(() => reference.partitions.length === partitions && reference.learned === logged && reference.pendingCount === 0, `the reference learner (${reference.learned} of ${logged})`, 90_000);
+  await waitFor(() => reference.partitions.length === partitions && reference.learned === logged && reference.pendingCount === 0, () => `the reference learner (${reference.learned} of ${logged})`);
   const uninterrupted = reference.currentPolicy.snapshot();
   await reference.stop();
   await referenceStore.close();

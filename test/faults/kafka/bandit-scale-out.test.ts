@@ -6,6 +6,7 @@ import type { LoggedDecision } from '../../../bandit/kafka/logged-decision.js';
 import { KafkaSnapshotStore } from '../../../connectors/kafka/kafka-snapshot-store.js';
 import { ThompsonPolicy } from '../../../src/bandit/thompson-policy.js';
 import { decodeSnapshot } from '../../../src/core/decode-snapshot.js';
+import { PATIENCE_MS } from '../../helpers/wait-for.js';
 import { ServiceProcess, suiteBroker, unique, waitFor } from '../../kafka/helpers.js';
 import { banditTopics, expectUninterruptedPolicy, learnerServiceArgs, loggedDecisions, LogisticRewardWorld, publishedPolicy } from './bandit-fault-world.js';
 
@@ -37,10 +38,10 @@ describe('bandit learner scale-out: two learners on four partitions, one SIGKILL
     const topics = banditTopics(unique('kbandit-scale'));
     const learnerArgs = learnerServiceArgs(topics, POLICY, { windowMs: WINDOW_MS, snapshotEvery: 10, partitions: PARTITIONS });
     const killed = new ServiceProcess<BanditLearnerEvent>(learnerArgs, 'bandit:learn');
-    await waitFor(() => killed.events.some((e) => e.type === 'restored'), `the first learner to start (stderr: ${killed.stderr})`, 60_000);
+    await waitFor(() => killed.events.some((e) => e.type === 'restored'), () => `the first learner to start (stderr: ${killed.stderr})`);
     const survivor = new ServiceProcess<BanditLearnerEvent>(learnerArgs, 'bandit:learn');
     const lastAssigned = (learner: ServiceProcess<BanditLearnerEvent>): readonly number[] => (learner.events.filter((e): e is Assigned => e.type === 'assigned').at(-1)?.partitions ?? []);
-    await waitFor(() => lastAssigned(killed).length === 2 && lastAssigned(survivor).length === 2, `the two learners to share the partitions (${lastAssigned(killed)} / ${lastAssigned(survivor)}; stderr: ${survivor.stderr})`, 60_000);
+    await waitFor(() => lastAssigned(killed).length === 2 && lastAssigned(survivor).length === 2, () => `the two learners to share the partitions (${lastAssigned(killed)} / ${lastAssigned(survivor)}; stderr: ${survivor.stderr})`);
     const moved = [...lastAssigned(killed)];
     const deciders = await Promise.all([0, 1].map(() => BanditDecider.start(port, { decisionsTopic: topics.decisions, policyTopic: topics.state, model: 'live' })));
     await Promise.all(deciders.map((d) => d.loaded()));
@@ -76,7 +77,7 @@ describe('bandit learner scale-out: two learners on four partitions, one SIGKILL
 
     // The survivor takes the killed learner's partitions with their state, and resolves every decision once (the unrewarded ones when their window closes).
     const done = (e: BanditLearnerEvent): boolean => e.type === 'published' && e.pending === 0 && e.learned === logged && e.partitions.length === PARTITIONS;
-    await waitFor(() => survivor.events.some(done), `the survivor to resolve all ${logged} decisions (stderr: ${survivor.stderr})`, WINDOW_MS + 90_000);
+    await waitFor(() => survivor.events.some(done), () => `the survivor to resolve all ${logged} decisions (stderr: ${survivor.stderr})`, WINDOW_MS + PATIENCE_MS);
     expect([...lastAssigned(survivor)].sort()).toEqual([0, 1, 2, 3]);
     const takenOver = survivor.events.filter((e): e is Restored => e.type === 'restored' && moved.includes(e.partition));
     expect(takenOver.length, 'the survivor restored the killed learner\'s partitions').toBeGreaterThanOrEqual(moved.length);

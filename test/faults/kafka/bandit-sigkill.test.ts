@@ -4,6 +4,7 @@ import type { BanditLearnerEvent } from '../../../bandit/kafka/bandit-learner-ev
 import type { BanditPolicyConfig } from '../../../bandit/kafka/create-bandit-policy.js';
 import type { LoggedDecision } from '../../../bandit/kafka/logged-decision.js';
 import { ThompsonPolicy } from '../../../src/bandit/thompson-policy.js';
+import { PATIENCE_MS } from '../../helpers/wait-for.js';
 import { ServiceProcess, suiteBroker, unique, waitFor } from '../../kafka/helpers.js';
 import { banditTopics, expectUninterruptedPolicy, learnerServiceArgs, loggedDecisions, LogisticRewardWorld, publishedPolicy } from './bandit-fault-world.js';
 
@@ -44,7 +45,7 @@ describe('bandit backend: SIGKILL of the learner and of a decider (real broker)'
     const topics = banditTopics(unique('kbandit-kill'));
     const learnerArgs = learnerServiceArgs(topics, POLICY, { windowMs: WINDOW_MS, snapshotEvery: 15, partitions });
     let learner = new ServiceProcess<BanditLearnerEvent>(learnerArgs, 'bandit:learn');
-    await waitFor(() => learner.events.some((e) => e.type === 'restored'), `the learner to start (stderr: ${learner.stderr})`, 60_000);
+    await waitFor(() => learner.events.some((e) => e.type === 'restored'), () => `the learner to start (stderr: ${learner.stderr})`);
     const deciders = await Promise.all([0, 1].map(() => BanditDecider.start(port, { decisionsTopic: topics.decisions, policyTopic: topics.state, model: 'live' })));
     await Promise.all(deciders.map((d) => d.loaded()));
 
@@ -85,7 +86,7 @@ describe('bandit backend: SIGKILL of the learner and of a decider (real broker)'
 
     // Each decision resolved once: rewarded, or (logged by the killed decider, never answered) learned with reward 0 after the window.
     const done = (e: BanditLearnerEvent): boolean => e.type === 'published' && e.pending === 0 && e.learned === logged;
-    await waitFor(() => learner.events.some(done), `the restarted learner to resolve all ${logged} decisions (stderr: ${learner.stderr})`, WINDOW_MS + 90_000);
+    await waitFor(() => learner.events.some(done), () => `the restarted learner to resolve all ${logged} decisions (stderr: ${learner.stderr})`, WINDOW_MS + PATIENCE_MS);
     expect(learner.events.find((e) => e.type === 'restored'), 'the restarted learner restored the state').toMatchObject({ fromSnapshot: true });
     expect(await learner.stop()).toEqual({ code: 0, signal: null });
     expect(learner.stderr).toBe('');

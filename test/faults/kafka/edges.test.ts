@@ -12,26 +12,26 @@ import { decodeSnapshot } from '../../../src/core/decode-snapshot.js';
 import type { ModelSnapshot } from '../../../src/core/model-snapshot.js';
 import { getFamily } from '../../../src/registry.js';
 import { repoRoot } from '../../helpers/reference.js';
+import { PATIENCE_MS } from '../../helpers/wait-for.js';
 import { batchFit, produceValues, readRecords, recordJson, snapshotsAtEnd, syntheticData, unique, suiteBroker, waitFor } from '../../kafka/helpers.js';
 
 const D = 3;
 const work = mkdtempSync(join(tmpdir(), 'vbstream-faults-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/** `vbstream run --config <json>` as a child process: exit code, signal, output and how long it ran. */
-function run(config: object): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+/** `vbstream run --config <json>` as a child process: exit code and output; SIGKILLed (code null) if it has not ended within the suite's patience. */
+function run(config: object): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const path = join(work, `${unique('config')}.json`);
   writeFileSync(path, JSON.stringify(config));
-  const started = Date.now();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(repoRoot, 'dist/cli/vbstream.js'), 'run', '--config', path, '--no-metrics']);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
     child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 150_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), PATIENCE_MS);
     child.on('error', reject);
-    child.on('close', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr, ms: Date.now() - started }); });
+    child.on('close', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
   });
 }
 
@@ -79,7 +79,7 @@ describe('fault-proof edges against the real broker (issue 14)', () => {
     const learner = new PartitionedLearner(port, store, { topic, groupId, model: 'lin', family: 'vb-linear', schema: { dim: D }, snapshotEvery: 200, chunkSize: 100 });
     let fatal: Error | undefined;
     await learner.start((error) => { fatal = error; });
-    await waitFor(async () => fatal !== undefined || await snapshotsAtEnd(admin, store, topic, 'lin'), 'snapshots at the end', 120_000);
+    await waitFor(async () => fatal !== undefined || await snapshotsAtEnd(admin, store, topic, 'lin'), 'snapshots at the end');
     await learner.stop();
     expect(fatal).toBeUndefined();
     const letters = await readRecords(port, `${topic}.dlq`, bad.size);
@@ -99,8 +99,7 @@ describe('fault-proof edges against the real broker (issue 14)', () => {
     const data = syntheticData(300, D, 4);
     await produceValues(port, topic, [...Array.from({ length: 300 }, (_, i) => recordJson(data, i)), JSON.stringify({ x: [1, 2], y: 1, note: 'n'.repeat(5000) })], 1);
     const result = await run({ source: { type: 'kafka', brokers: [inject('kafkaBootstrap')], topic, groupId: unique('refused-group'), dim: D, maxBytes: 100_000 }, model: { family: 'vb-linear' }, minibatch: { size: 100 } });
-    expect(result.code).toBe(1);
-    expect(result.ms).toBeLessThan(120_000);
+    expect(result.code, result.stderr).toBe(1); // a hang would have been killed: code null
     expect(result.stderr).toMatch(/the dead-letter producer failed writing to .*\.dlq/);
   });
 

@@ -86,17 +86,17 @@ describe('SIGKILL and restart of the learner service, every family (real broker)
       let exited = false;
       void service.exited.then(() => { exited = true; });
       if (typeof kill === 'number') {
-        await waitFor(() => service.events.some((e) => e.type === 'restored'), 'the service to restore its partitions', 60_000);
+        await waitFor(() => service.events.some((e) => e.type === 'restored'), 'the service to restore its partitions');
         await new Promise((resolve) => setTimeout(resolve, kill));
         await service.kill();
       } else {
-        await waitFor(async () => exited || await snapshotsAtEnd(admin, store, topic, model), `${id}: the kill at ${kill}`, 150_000);
+        await waitFor(async () => exited || await snapshotsAtEnd(admin, store, topic, model), `${id}: the kill at ${kill}`);
         if (!exited) await service.stop();
       }
     }
     const last = new ServiceProcess(args);
     try {
-      await waitFor(() => snapshotsAtEnd(admin, store, topic, model), `${id}: snapshots at the end`, 150_000);
+      await waitFor(() => snapshotsAtEnd(admin, store, topic, model), `${id}: snapshots at the end`);
     } finally {
       await last.stop();
     }
