@@ -35,6 +35,7 @@ import { restorePartition } from './restore-partition.js';
 import { snapshotKey } from './snapshot-key.js';
 import type { SnapshotStore } from './snapshot-store.js';
 import type { TopicDurability } from './topic-durability.js';
+import { wakeableSleep } from './wakeable-sleep.js';
 
 /** Options of {@link PartitionedLearner}. */
 export interface PartitionedLearnerOptions {
@@ -111,19 +112,6 @@ const COMMIT_RETRY_MS = 2_000;
 const CLOSE_GRACE_MS = 2_000;
 
 const count = (n: number): string => Math.round(n).toLocaleString('en-US');
-
-/** Resolves after `ms`, or once `signal` is woken (`wake()`), whichever comes first. */
-function sleep(ms: number, waker: { wake?: () => void }): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      waker.wake = undefined;
-      resolve();
-    }
-    waker.wake = done;
-  });
-}
 
 /**
  * One model per assigned partition of a topic, fed by a consumer group, with exactly-once posterior
@@ -593,7 +581,7 @@ export class PartitionedLearner {
         if (isRetriableKafkaFailure(error)) this.outage.failed('reading end offsets', error);
         else this.fail(error);
       }
-      await sleep(this.watchMs, this.watchWaker);
+      await wakeableSleep(this.watchMs, this.watchWaker);
     }
   }
 
