@@ -25,4 +25,5 @@ export { PartitionedLearner, type PartitionedLearnerOptions } from './partitione
 export type { LearnerEvent } from './learner-event.js';
 export { PosteriorCombiner, type PosteriorCombinerOptions, type GlobalPosterior, type SkippedPartition } from './posterior-combiner.js';
 export { readGlobalPosterior } from './read-global-posterior.js';
+export { decodeGlobalPosterior } from './decode-global-posterior.js';
 export { ScoringSink, type ScoringSinkOptions } from './scoring-sink.js';
