@@ -191,13 +191,13 @@ export class ScoringService {
 
   /** Writes a `POST /outcome` body to the log's outcomes topic and resolves once it is durable. */
   async outcome(body: { readonly [key: string]: unknown }): Promise<Outcome> {
-    const write = this.options.log?.outcome;
-    if (write === undefined) throw new ConfigError('this service has no outcomes topic: it takes no outcomes', { field: 'outcomesTopic' });
+    const log = this.options.log;
+    if (log?.outcome === undefined) throw new ConfigError('this service has no outcomes topic: it takes no outcomes', { field: 'outcomesTopic' });
     const served = this.posterior.current;
     const family = this.options.family ?? served?.model.family;
     if (family === undefined) throw new VbstreamError('io', 'no posterior loaded yet: the label coding is not known', { source: this.options.source.description }, true);
     const outcome = parseOutcome(body, getFamily(family).task, this.maxAbsInput);
-    await write(outcome.predictionId, outcome.y);
+    await log.outcome(outcome.predictionId, outcome.y);
     this.serveMetrics.recordOutcome();
     return outcome;
   }
