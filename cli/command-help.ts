@@ -101,7 +101,7 @@ export const COMMAND_HELP: { readonly [command: string]: CommandHelp } = {
       ['--partition <p>', 'Kafka snapshot topic: serve partition p\'s model (key <model>/<p>, version <p>:<nextOffset>)'],
       ['--global', 'Kafka snapshot topic: serve the merged posterior (key <model>/global, from kafka:combine or an outcome learner; version its p:offset,…)'],
       ['--snapshot-dir <dir>', 'without --config: the snapshot directory of a vbstream run (version file:<n>)'],
-      ['--brokers <list>', 'bootstrap brokers, comma-separated host:port: of --snapshot-topic, and of --predictions-topic (a --config with a Kafka source brings its own)'],
+      ['--brokers <list>', 'bootstrap brokers, comma-separated host:port: of --snapshot-topic and --predictions-topic. With a --config of a Kafka source: instead of its brokers (its TLS and SASL settings stay)'],
       ['--kafka-client <name>', 'Kafka client library: platformatic (@platformatic/kafka) or kafkajs. Default: platformatic'],
       ['--snapshot-topic <topic>', 'without --config: the compacted snapshot topic (vbstream run: <topic>.snapshots)'],
       ['--model <name>', 'without --config: the snapshot keys\' model name (vbstream run: <family>@<topic>)'],

@@ -52,8 +52,8 @@ async function servedOf(flags: Flags, pollMs: number): Promise<Served> {
     const maxAbsInput = config.schema.maxAbsInput;
     const { source } = config;
     if (source.type === 'kafka') {
-      if (brokerFlag !== undefined) throw new ConfigError('--config with a Kafka source connects as its source does; --brokers contradicts it', { field: '--brokers' });
-      const kafka = kafkaOf(source.brokers, kafkaConnectionOf(source));
+      const connection = kafkaConnectionOf(source);
+      const kafka = kafkaOf(brokerFlag ?? source.brokers, { ...connection, brokers: [...(brokerFlag ?? source.brokers)], client: client ?? connection.client });
       const topicSource = new SnapshotTopicSource(kafka!.port, { topic: config.snapshots.topic ?? `${source.topic}.snapshots`, model: `${family}@${source.topic}`, partition: partitionOf(flags) });
       return { source: topicSource, family, dim: source.dim, features: config.schema.features, maxAbsInput, kafka, title: config.metrics === false ? 'serve' : config.metrics.pipeline };
     }
