@@ -26,14 +26,26 @@ export interface PredictRequest {
 
 const isObject = (value: unknown): value is { readonly [key: string]: unknown } => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+const BODY_FIELDS: readonly string[] = ['x', 'features', 'rows', 'level'];
+const ROW_FIELDS: readonly string[] = ['x', 'features'];
+
+/** Refuses a key of `object` not in `known` (a typo such as `levl` would otherwise be ignored), naming it under `prefix`. */
+function refuseUnknownFields(object: { readonly [key: string]: unknown }, known: readonly string[], prefix: string, what: string): void {
+  for (const key in object) {
+    if (known.includes(key)) continue;
+    const near = closestName(key, known);
+    throw new InputError(`unknown field "${key}"; ${near === undefined ? '' : `did you mean "${near}"? `}${what} takes: ${known.join(', ')}`, { field: `${prefix}${key}` });
+  }
+}
+
 /**
  * Reads a `POST /predict` body: `{"x": [x₁, …, x_d]}`, `{"features": {"name": value, …}}` (every
  * feature named once, as the pipeline schema names them), or `{"rows": [row, …]}` with at most
  * `maxRows` rows, each an array (its x) or an object of either form; `level` in (0, 1) optional.
- * Anything else throws a typed error whose `location.field` names the place: `x`, `x[3]`,
+ * Any other field, or anything else, throws a typed error whose `location.field` names the place: `x`, `x[3]`,
  * `features.age`, `rows[2].features.age`, `rows`, `level` — a `ShapeError` for a wrong width, an
  * `InputError` for a value that is not a number, not finite or beyond `maxAbsInput`, an unknown or
- * missing feature, a bad level, an empty or too large batch.
+ * missing feature, an unknown field, a bad level, an empty or too large batch.
  */
 export class PredictRequestParser {
   private readonly index: ReadonlyMap<string, number> | undefined;
@@ -48,6 +60,7 @@ export class PredictRequestParser {
 
   parse(body: { readonly [key: string]: unknown }): PredictRequest {
     const { dim, maxRows } = this.shape;
+    refuseUnknownFields(body, BODY_FIELDS, '', 'a body');
     const level = this.levelOf(body.level);
     const forms = (body.x !== undefined ? 1 : 0) + (body.features !== undefined ? 1 : 0) + (body.rows !== undefined ? 1 : 0);
     if (forms !== 1) {
@@ -66,6 +79,7 @@ export class PredictRequestParser {
       const row: unknown = list[i];
       if (Array.isArray(row)) this.readVector(row, rows, i * dim, `rows[${i}]`);
       else if (isObject(row)) {
+        refuseUnknownFields(row, ROW_FIELDS, `rows[${i}].`, 'a row');
         if ((row.x === undefined) === (row.features === undefined)) throw new InputError('a row object needs exactly one of "x" and "features"', { field: `rows[${i}]` });
         this.readRow(row, rows, i * dim, `rows[${i}].`);
       } else throw new InputError('a row must be an array of numbers or an object with "x" or "features"', { field: `rows[${i}]`, value: row });

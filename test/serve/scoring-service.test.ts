@@ -106,6 +106,8 @@ describe('ScoringService over an in-memory posterior source', () => {
       [{ x: [1, 2, 3], rows: [[1, 2, 3]] }, 'input', 'body', /exactly one of "x"/],
       [[1, 2, 3], 'input', 'body', /JSON object/],
       ['{"x": [1, 2,', 'input', 'body', /not valid JSON/],
+      [{ x: [1, 2, 3], levl: 0.5 }, 'input', 'levl', /unknown field "levl"; did you mean "level"\? a body takes: x, features, rows, level/],
+      [{ rows: [{ x: [1, 2, 3], level: 0.5 }] }, 'input', 'rows[0].level', /unknown field "level"; a row takes: x, features/],
     ];
     for (const [body, kind, field, message] of bad) {
       const reply = await post(base, '/predict', body);
@@ -222,7 +224,7 @@ describe('ScoringService over an in-memory posterior source', () => {
   it('exports requests, durations, the served version and age, swaps, refusals and predicted probabilities', async () => {
     const samples = parsePrometheusText(await (await fetch(`${base}/metrics`)).text());
     expect(sampleValue(samples, 'vbstream_serve_http_requests_total', { route: '/predict', status: '200' })).toBeGreaterThan(10);
-    expect(sampleValue(samples, 'vbstream_serve_http_requests_total', { route: '/predict', status: '400' })).toBeGreaterThanOrEqual(22);
+    expect(sampleValue(samples, 'vbstream_serve_http_requests_total', { route: '/predict', status: '400' })).toBeGreaterThanOrEqual(24);
     expect(sampleValue(samples, 'vbstream_serve_http_requests_total', { route: '/predict', status: '413' })).toBe(1);
     expect(sampleValue(samples, 'vbstream_serve_http_request_duration_seconds_count', { route: '/predict' })).toBeGreaterThan(10);
     expect(sampleValue(samples, 'vbstream_serve_posterior_info', { version: 'v11', family: 'adf-logit' })).toBe(1);
