@@ -11,6 +11,7 @@ import { kafkaProduceCommand } from './commands/kafka-produce.js';
 import { modelsCommand } from './commands/models.js';
 import { runCommand } from './commands/run.js';
 import { selectCommand } from './commands/select.js';
+import { serveCommand } from './commands/serve.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -21,6 +22,7 @@ const COMMANDS: { readonly [command: string]: (argv: string[]) => number | Promi
   models: (argv) => modelsCommand(argv),
   'kafka:produce': kafkaProduceCommand,
   'kafka:combine': kafkaCombineCommand,
+  serve: serveCommand,
   'bandit:learn': banditLearnCommand,
   'bandit:decide': banditDecideCommand,
   'bandit:evaluate': (argv) => banditEvaluateCommand(argv),

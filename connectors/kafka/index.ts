@@ -25,6 +25,7 @@ export { PartitionedLearner, type PartitionedLearnerOptions } from './partitione
 export type { LearnerEvent } from './learner-event.js';
 export { PosteriorCombiner, type PosteriorCombinerOptions, type GlobalPosterior, type SkippedPartition } from './posterior-combiner.js';
 export { readGlobalPosterior } from './read-global-posterior.js';
+export { decodeGlobalPosterior } from './decode-global-posterior.js';
 export { ScoringSink, type ScoringSinkOptions } from './scoring-sink.js';
 export { KeyedJoinLearner, type KeyedJoinLearnerOptions } from './keyed-join/keyed-join-learner.js';
 export type { KeyedJoin } from './keyed-join/keyed-join.js';

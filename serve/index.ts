@@ -1,0 +1,17 @@
+export { ScoringService, type ScoringServiceOptions } from './scoring-service.js';
+export type { ScoringEvent } from './scoring-event.js';
+export type { Prediction } from './prediction.js';
+export type { LoggedPrediction } from './logged-prediction.js';
+export type { PredictionLog } from './prediction-log.js';
+export { KafkaPredictionLog, type KafkaPredictionLogOptions } from './kafka-prediction-log.js';
+export { parseOutcome, type Outcome } from './parse-outcome.js';
+export { PredictRequestParser, type PredictRequest, type PredictRequestShape } from './predict-request-parser.js';
+export { HotSwappedPosterior, type HotSwappedPosteriorOptions } from './hot-swapped-posterior.js';
+export type { PosteriorSource } from './posterior-source.js';
+export type { PosteriorSink } from './posterior-sink.js';
+export type { SnapshotCandidate } from './snapshot-candidate.js';
+export type { ServedPosterior } from './served-posterior.js';
+export { SnapshotDirectorySource, type SnapshotDirectorySourceOptions } from './snapshot-directory-source.js';
+export { SnapshotTopicSource, type SnapshotTopicSourceOptions } from './snapshot-topic-source.js';
+export { MemoryPosteriorSource } from './memory-posterior-source.js';
+export { ServeMetrics } from './serve-metrics.js';
