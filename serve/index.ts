@@ -15,3 +15,7 @@ export { SnapshotDirectorySource, type SnapshotDirectorySourceOptions } from './
 export { SnapshotTopicSource, type SnapshotTopicSourceOptions } from './snapshot-topic-source.js';
 export { MemoryPosteriorSource } from './memory-posterior-source.js';
 export { ServeMetrics } from './serve-metrics.js';
+export { OutcomeLearner, type OutcomeLearnerOptions } from './outcome-learner.js';
+export { outcomeJoin, type OutcomeJoinOptions } from './outcome-join.js';
+export { OutcomeMetrics } from './outcome-metrics.js';
+export { parseLoggedPrediction } from './parse-logged-prediction.js';
