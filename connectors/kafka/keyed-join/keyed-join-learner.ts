@@ -588,7 +588,6 @@ export class KeyedJoinLearner<L, M> {
     if (!this.owns(part)) return part.checkpoints;
     const encoded = this.states.encode(part.partition, part);
     const summary = { type: 'checkpoint' as const, partition: part.partition, outcomesOffset: part.outcomesNext, loggedOffset: part.loggedNext, pending: part.pending.size, learned: part.learned, chunks: encoded.chunks.length };
-    const { outcomesTopic } = this.options;
     part.sinceSnapshot = 0;
     part.writes++;
     const write = part.checkpoints.catch(() => undefined).then(async () => {
