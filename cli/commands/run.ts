@@ -3,7 +3,6 @@ import { ConfigError } from '../../src/core/config-error.js';
 import { loadPipelineConfig } from '../load-pipeline-config.js';
 import type { PipelineConfig } from '../pipeline-config.js';
 import { runPipeline } from '../run-pipeline.js';
-import { usageOf } from '../command-help.js';
 
 /** How long the process may linger once the pipeline has ended (open sockets closing), ms. */
 const EXIT_GRACE_MS = 3_000;
