@@ -15,6 +15,7 @@ import { VbstreamError } from '../../src/core/vbstream-error.js';
 import { decodeSnapshotEvent } from '../../src/core/decode-snapshot-event.js';
 import { getFamily } from '../../src/registry.js';
 import type { DecoderSpec } from '../../operators/worker/worker-decoders.js';
+import { AssignmentRestores } from './assignment-restores.js';
 import { BrokerOutage } from './broker-outage.js';
 import { decodeChunk } from './decode-chunk.js';
 import { DeadLetterShare, type DeadLetterShareOptions, type DeadLetterWindow } from './dead-letter-share.js';
@@ -155,9 +156,8 @@ export class PartitionedLearner {
   private readonly shutdownTimeoutMs: number;
   private readonly outage: BrokerOutage;
   private readonly runs = new Map<number, PartitionRun>();
-  private readonly restoring = new Map<number, { generation: number; run: Promise<PartitionRun> }>();
   /** The restore of every partition assigned at a generation: batches wait for it. */
-  private gate: { generation: number; restored: Promise<boolean> } | undefined;
+  private readonly restores: AssignmentRestores<PartitionRun>;
   private readonly shares = new Map<number, DeadLetterShare>();
   private readonly alarms = new Map<number, string>();
   /** Per partition, the end offset and the earliest offset, as last read. */
@@ -206,6 +206,10 @@ export class PartitionedLearner {
         options.onEvent?.(change);
       },
       expired: (error) => this.fail(error),
+    });
+    this.restores = new AssignmentRestores({
+      restore: (p, generation) => this.restore(p, generation), outage: this.outage, readiness,
+      generation: () => this.source?.generation, stopping: () => this.stopping, fail: (error) => this.fail(error),
     });
     const scratch = this.workerDecoder === undefined ? this.chunkSize : 0; // decoding here needs it
     this.x = new Float64Array(scratch * options.schema.dim);
@@ -328,7 +332,7 @@ export class PartitionedLearner {
     if (source === undefined) return;
     const drain = async (): Promise<PromiseSettledResult<void>[]> => {
       await this.inflight;
-      await Promise.allSettled([...this.restoring.values()].map((r) => r.run));
+      await this.restores.settled();
       const current = [...this.runs.values()].filter((run) => run.generation === source.generation && run.failure === undefined);
       const finished = await Promise.allSettled(current.map(async (run) => {
         await run.finish();
@@ -382,30 +386,7 @@ export class PartitionedLearner {
       }
     }
     this.options.onEvent?.({ type: 'assigned', partitions, generation });
-    const { readiness } = this.options;
-    readiness?.set('model-restored', false);
-    const restored = this.outage.retry('restoring the assigned partitions', async () => {
-      if (this.source?.generation !== generation || this.stopping) return false;
-      await Promise.all(partitions.map((p) => this.runOf(p, generation)));
-      return true;
-    }).then((done) => {
-      if (done && this.source?.generation === generation) readiness?.set('model-restored');
-      return done;
-    }, (error: unknown) => {
-      if (this.source?.generation === generation && !this.stopping) this.fail(error);
-      return false;
-    });
-    this.gate = { generation, restored };
-  }
-
-  private runOf(p: number, generation: number): Promise<PartitionRun> {
-    const current = this.restoring.get(p);
-    if (current !== undefined && current.generation === generation) return current.run;
-    const run = this.restore(p, generation);
-    const entry = { generation, run };
-    this.restoring.set(p, entry);
-    run.catch(() => { if (this.restoring.get(p) === entry) this.restoring.delete(p); });
-    return run;
+    this.restores.assigned(partitions, generation);
   }
 
   private async restore(p: number, generation: number): Promise<PartitionRun> {
@@ -428,7 +409,7 @@ export class PartitionedLearner {
       updated: (event) => this.updated(p, event),
       failed: (error) => this.fail(error),
     });
-    if (this.restoring.get(p)?.generation !== generation || this.stopping) {
+    if (!this.restores.wanted(p, generation) || this.stopping) {
       await run.retire(); // superseded by a newer join while restoring
       return run;
     }
@@ -602,8 +583,7 @@ export class PartitionedLearner {
   private async consume(batch: SourceBatch): Promise<void> {
     const source = this.source as KafkaSource;
     const p = batch.partition;
-    const gate = this.gate;
-    if (gate === undefined || gate.generation !== batch.generation || !(await gate.restored)) return;
+    if (!(await this.restores.admit(batch.generation))) return;
     const run = this.runs.get(p);
     if (run === undefined || run.generation !== batch.generation || run.failure !== undefined || !run.live) return;
     run.highWatermark = Math.max(run.highWatermark, batch.highWatermark);

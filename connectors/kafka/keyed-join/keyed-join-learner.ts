@@ -4,6 +4,7 @@ import { ConfigError } from '../../../src/core/config-error.js';
 import type { JsonValue } from '../../../src/core/model-snapshot.js';
 import { optionChecks } from '../../../src/core/option-checks.js';
 import { VbstreamError } from '../../../src/core/vbstream-error.js';
+import { AssignmentRestores } from '../assignment-restores.js';
 import { BrokerOutage } from '../broker-outage.js';
 import type { DeadLetterReason } from '../dead-letter-reason.js';
 import { DeadLetterSink } from '../dead-letter-sink.js';
@@ -133,9 +134,8 @@ export class KeyedJoinLearner<L, M> {
   private readonly shutdownTimeoutMs: number;
   private readonly outage: BrokerOutage;
   private readonly parts = new Map<number, JoinPartition<L, M>>();
-  private readonly restoring = new Map<number, { generation: number; part: Promise<JoinPartition<L, M>> }>();
   /** The restore of every partition assigned at a generation: outcome batches wait for it. */
-  private gate: { generation: number; restored: Promise<boolean> } | undefined;
+  private readonly restores: AssignmentRestores<JoinPartition<L, M>>;
   private states!: JoinStateStore<L, M>;
   private combiner!: JoinModelCombiner<L, M>;
   private admin: AdminPort | undefined;
@@ -180,6 +180,10 @@ export class KeyedJoinLearner<L, M> {
         options.onEvent?.(change);
       },
       expired: (error) => this.fail(error),
+    });
+    this.restores = new AssignmentRestores({
+      restore: (p, generation) => this.restore(p, generation), outage: this.outage, readiness,
+      generation: () => this.source?.generation, stopping: () => this.stopping, fail: (error) => this.fail(error),
     });
     for (const condition of ['model-restored', 'source-consuming', 'brokers-reachable']) readiness?.require(condition);
     readiness?.set('brokers-reachable'); // until an operation fails
@@ -321,7 +325,7 @@ export class KeyedJoinLearner<L, M> {
     const drain = async (): Promise<PromiseSettledResult<void>[]> => {
       await this.inflight;
       await this.expiring.catch(() => undefined);
-      await Promise.allSettled([...this.restoring.values()].map((r) => r.part));
+      await this.restores.settled();
       await this.loggedReader?.disconnect().catch(() => undefined);
       const owned = [...this.parts.values()].filter((part) => this.owns(part));
       const written = await Promise.allSettled(owned.map((part) => (part.sinceSnapshot > 0 ? this.checkpoint(part) : part.checkpoints)));
@@ -365,30 +369,7 @@ export class KeyedJoinLearner<L, M> {
       }
     }
     this.options.onEvent?.({ type: 'assigned', partitions, generation });
-    const { readiness } = this.options;
-    readiness?.set('model-restored', false);
-    const restored = this.outage.retry('restoring the assigned partitions', async () => {
-      if (this.source?.generation !== generation || this.stopping) return false;
-      await Promise.all(partitions.map((p) => this.partOf(p, generation)));
-      return true;
-    }).then((done) => {
-      if (done && this.source?.generation === generation) readiness?.set('model-restored');
-      return done;
-    }, (error: unknown) => {
-      if (this.source?.generation === generation && !this.stopping) this.fail(error);
-      return false;
-    });
-    this.gate = { generation, restored };
-  }
-
-  private partOf(p: number, generation: number): Promise<JoinPartition<L, M>> {
-    const current = this.restoring.get(p);
-    if (current !== undefined && current.generation === generation) return current.part;
-    const part = this.restore(p, generation);
-    const entry = { generation, part };
-    this.restoring.set(p, entry);
-    part.catch(() => { if (this.restoring.get(p) === entry) this.restoring.delete(p); });
-    return part;
+    this.restores.assigned(partitions, generation);
   }
 
   /** A partition's latest state (or a fresh one), live from now on, its logged partition read on from the state's offset. */
@@ -400,7 +381,7 @@ export class KeyedJoinLearner<L, M> {
     }
     const restored = await this.states.read(p, this.combiner.options.partitions);
     const part = new JoinPartition(p, generation, restored ?? { model: this.join.createModel(), pending: new PendingJoins<L>(this.remember, this.join), loggedNext: 0, outcomesNext: 0, learned: 0 });
-    if (this.restoring.get(p)?.generation !== generation || this.source?.generation !== generation || this.stopping) {
+    if (!this.restores.wanted(p, generation) || this.source?.generation !== generation || this.stopping) {
       part.retire(); // superseded by a newer group join while restoring
       return part;
     }
@@ -456,8 +437,7 @@ export class KeyedJoinLearner<L, M> {
 
   /** A batch of outcomes of one partition, applied in order to the partition's state restored for the batch's generation, once every partition assigned then is restored. */
   private async readOutcomes(batch: SourceBatch): Promise<void> {
-    const gate = this.gate;
-    if (gate === undefined || gate.generation !== batch.generation || !(await gate.restored)) return;
+    if (!(await this.restores.admit(batch.generation))) return;
     const p = batch.partition;
     const part = this.parts.get(p);
     if (part === undefined || part.generation !== batch.generation || !part.live || this.stopping) return;
