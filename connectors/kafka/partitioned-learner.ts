@@ -17,6 +17,7 @@ import { getFamily } from '../../src/registry.js';
 import type { DecoderSpec } from '../../operators/worker/worker-decoders.js';
 import { AssignmentRestores } from './assignment-restores.js';
 import { BrokerOutage } from './broker-outage.js';
+import { brokerPulse } from './broker-pulse.js';
 import { decodeChunk } from './decode-chunk.js';
 import { DeadLetterShare, type DeadLetterShareOptions, type DeadLetterWindow } from './dead-letter-share.js';
 import type { DeadLetterReason } from './dead-letter-reason.js';
@@ -24,7 +25,6 @@ import { DeadLetterSink, type DeadLetterSinkOptions } from './dead-letter-sink.j
 import { encodeChunk } from './encode-chunk.js';
 import { ensureTopic } from './ensure-topic.js';
 import { KafkaCheckpointer } from './kafka-checkpointer.js';
-import { isRetriableKafkaFailure } from './is-retriable-kafka-failure.js';
 import type { AdminPort, KafkaPort, PortMessage, ProducerPort } from './kafka-port.js';
 import { KafkaSource, type SourceBatch } from './kafka-source.js';
 import type { LearnerEvent } from './learner-event.js';
@@ -36,7 +36,6 @@ import { restorePartition } from './restore-partition.js';
 import { snapshotKey } from './snapshot-key.js';
 import type { SnapshotStore } from './snapshot-store.js';
 import type { TopicDurability } from './topic-durability.js';
-import { wakeableSleep } from './wakeable-sleep.js';
 
 /** Options of {@link PartitionedLearner}. */
 export interface PartitionedLearnerOptions {
@@ -549,21 +548,17 @@ export class PartitionedLearner {
   }
 
   /** Reads the end offsets every `watchMs` until stopped: the lag of every assigned partition, and the brokers' pulse (a failure starts an outage, a success ends it). */
-  private async watch(): Promise<void> {
+  private watch(): Promise<void> {
     const admin = this.admin as AdminPort;
-    while (!this.stopping && this.failure === undefined) {
-      try {
-        const offsets = await admin.fetchTopicOffsets(this.options.topic);
-        this.outage.succeeded();
+    return brokerPulse({
+      read: () => admin.fetchTopicOffsets(this.options.topic),
+      seen: (offsets) => {
         for (const { partition, high, low } of offsets) this.ends.set(partition, { high: Number(high), low: Number(low) });
         for (const [p, run] of this.runs) this.setLag(p, run);
-      } catch (error) {
-        if (this.stopping) break;
-        if (isRetriableKafkaFailure(error)) this.outage.failed('reading end offsets', error);
-        else this.fail(error);
-      }
-      await wakeableSleep(this.watchMs, this.watchWaker);
-    }
+      },
+      outage: this.outage, everyMs: this.watchMs, waker: this.watchWaker,
+      running: () => !this.stopping && this.failure === undefined, stopping: () => this.stopping, fail: (error) => this.fail(error),
+    });
   }
 
   /** Decodes `messages[from, to)` in this thread (models in this thread, or a custom decoder such as Avro's, whose schema lookups are this thread's I/O); refused records to the dead letters. */

@@ -6,16 +6,15 @@ import { optionChecks } from '../../../src/core/option-checks.js';
 import { VbstreamError } from '../../../src/core/vbstream-error.js';
 import { AssignmentRestores } from '../assignment-restores.js';
 import { BrokerOutage } from '../broker-outage.js';
+import { brokerPulse } from '../broker-pulse.js';
 import type { DeadLetterReason } from '../dead-letter-reason.js';
 import { DeadLetterSink } from '../dead-letter-sink.js';
 import { ensureTopic } from '../ensure-topic.js';
-import { isRetriableKafkaFailure } from '../is-retriable-kafka-failure.js';
 import type { AdminPort, ConsumerPort, KafkaPort, PortEachBatchPayload, PortMessage, ProducerPort } from '../kafka-port.js';
 import { KafkaSource, type SourceBatch } from '../kafka-source.js';
 import { snapshotKey } from '../snapshot-key.js';
 import type { SnapshotStore } from '../snapshot-store.js';
 import type { TopicDurability } from '../topic-durability.js';
-import { wakeableSleep } from '../wakeable-sleep.js';
 import { writeWithin } from '../write-within.js';
 import { JoinModelCombiner } from './join-model-combiner.js';
 import { JoinPartition } from './join-partition.js';
@@ -623,19 +622,13 @@ export class KeyedJoinLearner<L, M> {
   }
 
   /** Reads the outcomes topic's end offsets every `watchMs` until stopped: the brokers' pulse while idle (a failure starts an outage, a success ends it). */
-  private async watch(): Promise<void> {
+  private watch(): Promise<void> {
     const admin = this.admin as AdminPort;
-    while (!this.stopping && this.failure === undefined) {
-      try {
-        await admin.fetchTopicOffsets(this.options.outcomesTopic);
-        this.outage.succeeded();
-      } catch (error) {
-        if (this.stopping) break;
-        if (isRetriableKafkaFailure(error)) this.outage.failed('reading end offsets', error);
-        else this.fail(error);
-      }
-      await wakeableSleep(this.watchMs, this.watchWaker);
-    }
+    return brokerPulse({
+      read: () => admin.fetchTopicOffsets(this.options.outcomesTopic),
+      outage: this.outage, everyMs: this.watchMs, waker: this.watchWaker,
+      running: () => !this.stopping && this.failure === undefined, stopping: () => this.stopping, fail: (error) => this.fail(error),
+    });
   }
 
   private setPending(): void {
