@@ -34,6 +34,7 @@ import type { RecordSchema } from './record-schema.js';
 import type { DecoderFactory, ValueDecoder } from './value-decoder.js';
 import { restorePartition } from './restore-partition.js';
 import { snapshotKey } from './snapshot-key.js';
+import { stopWithinDeadline } from './stop-within-deadline.js';
 import type { SnapshotStore } from './snapshot-store.js';
 import type { TopicDurability } from './topic-durability.js';
 
@@ -340,30 +341,23 @@ export class PartitionedLearner {
       await source.stop().catch(() => undefined); // a member that cannot leave (the brokers are down) is dropped at its session timeout
       return finished;
     };
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<'deadline'>((resolve) => { timer = setTimeout(() => resolve('deadline'), this.shutdownTimeoutMs); });
-    const outcome = await Promise.race([drain(), deadline]);
-    clearTimeout(timer);
-    const unsaved = [...this.runs.values()].filter((run) => run.nextOffset !== null && (run.checkpointer.durableOffset ?? -1) < run.nextOffset).map((run) => run.partition).sort((a, b) => a - b);
-    this.outage.close();
-    const closing = Promise.allSettled([
-      ...[...this.runs.values()].map((run) => run.retire()),
-      ...(outcome === 'deadline' ? [source.stop()] : []),
-      this.producer?.disconnect(),
-      this.admin?.disconnect(),
-    ]);
-    this.runs.clear();
-    await this.watching;
-    if (outcome === 'deadline') {
-      await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref())]);
-      const why = this.failure?.message ?? (this.outage.down ? 'Kafka is unreachable' : 'the models did not finish');
-      const which = unsaved.length === 0 ? 'the group could not be left' : `the final snapshot${unsaved.length === 1 ? '' : 's'} of partition${unsaved.length === 1 ? '' : 's'} ${unsaved.join(', ')} of ${this.options.topic} could not be written`;
-      throw new VbstreamError('io', `stopping took longer than shutdownTimeoutMs (${this.shutdownTimeoutMs} ms) allows (${why}): ${which}; ` +
-        'each partition keeps its last durable snapshot and committed offset, so a restart learns the rest exactly once', {});
-    }
-    await closing;
-    const failed = outcome.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failed !== undefined) throw failed.reason;
+    const close = async (timedOut: boolean): Promise<{ unsaved: number[]; closing: Promise<unknown> }> => {
+      const unsaved = [...this.runs.values()].filter((run) => run.nextOffset !== null && (run.checkpointer.durableOffset ?? -1) < run.nextOffset).map((run) => run.partition).sort((a, b) => a - b);
+      this.outage.close();
+      const closing = Promise.allSettled([
+        ...[...this.runs.values()].map((run) => run.retire()),
+        ...(timedOut ? [source.stop()] : []),
+        this.producer?.disconnect(),
+        this.admin?.disconnect(),
+      ]);
+      this.runs.clear();
+      await this.watching;
+      return { unsaved, closing };
+    };
+    await stopWithinDeadline({
+      timeoutMs: this.shutdownTimeoutMs, drain, close, graceMs: CLOSE_GRACE_MS, outage: this.outage, failure: () => this.failure,
+      unfinished: 'the models did not finish', save: 'snapshot', kept: 'snapshot and committed offset', topic: this.options.topic,
+    });
   }
 
   private fail(error: unknown): void {

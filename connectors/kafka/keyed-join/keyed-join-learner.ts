@@ -13,6 +13,7 @@ import { ensureTopic } from '../ensure-topic.js';
 import type { AdminPort, ConsumerPort, KafkaPort, PortEachBatchPayload, PortMessage, ProducerPort } from '../kafka-port.js';
 import { KafkaSource, type SourceBatch } from '../kafka-source.js';
 import { snapshotKey } from '../snapshot-key.js';
+import { stopWithinDeadline } from '../stop-within-deadline.js';
 import type { SnapshotStore } from '../snapshot-store.js';
 import type { TopicDurability } from '../topic-durability.js';
 import { writeWithin } from '../write-within.js';
@@ -333,29 +334,22 @@ export class KeyedJoinLearner<L, M> {
       await source.stop().catch(() => undefined); // a member that cannot leave (the brokers are down) is dropped at its session timeout
       return written;
     };
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<'deadline'>((resolve) => { timer = setTimeout(() => resolve('deadline'), this.shutdownTimeoutMs); });
-    const outcome = await Promise.race([drain(), deadline]);
-    clearTimeout(timer);
-    const unsaved = [...this.parts.values()].filter((part) => part.sinceSnapshot > 0 || part.writes > 0).map((part) => part.partition).sort((a, b) => a - b);
-    for (const part of this.parts.values()) part.retire();
-    this.outage.close();
-    const closing = Promise.allSettled([
-      ...(outcome === 'deadline' ? [source.stop(), this.loggedReader?.disconnect()] : []),
-      this.producer?.disconnect(),
-      this.admin?.disconnect(),
-      this.watching,
-    ]);
-    if (outcome === 'deadline') {
-      await Promise.race([closing, grace()]);
-      const why = this.failure?.message ?? (this.outage.down ? 'Kafka is unreachable' : 'the writes did not finish');
-      const which = unsaved.length === 0 ? 'the group could not be left' : `the final state${unsaved.length === 1 ? '' : 's'} of partition${unsaved.length === 1 ? '' : 's'} ${unsaved.join(', ')} of ${this.options.outcomesTopic} could not be written`;
-      throw new VbstreamError('io', `stopping took longer than shutdownTimeoutMs (${this.shutdownTimeoutMs} ms) allows (${why}): ${which}; ` +
-        'each partition keeps its last durable state, so a restart learns the rest exactly once', {});
-    }
-    await closing;
-    const failed = outcome.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failed !== undefined) throw failed.reason;
+    const close = async (timedOut: boolean): Promise<{ unsaved: number[]; closing: Promise<unknown> }> => {
+      const unsaved = [...this.parts.values()].filter((part) => part.sinceSnapshot > 0 || part.writes > 0).map((part) => part.partition).sort((a, b) => a - b);
+      for (const part of this.parts.values()) part.retire();
+      this.outage.close();
+      const closing = Promise.allSettled([
+        ...(timedOut ? [source.stop(), this.loggedReader?.disconnect()] : []),
+        this.producer?.disconnect(),
+        this.admin?.disconnect(),
+        this.watching,
+      ]);
+      return { unsaved, closing };
+    };
+    await stopWithinDeadline({
+      timeoutMs: this.shutdownTimeoutMs, drain, close, graceMs: CLOSE_GRACE_MS, outage: this.outage, failure: () => this.failure,
+      unfinished: 'the writes did not finish', save: 'state', kept: 'state', topic: this.options.outcomesTopic,
+    });
   }
 
   /** After a group join: drops revoked partitions and restores every assigned one; outcome batches wait until all are restored, and a restore that fails for good stops the learner. */
