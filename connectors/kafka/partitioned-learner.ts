@@ -16,6 +16,7 @@ import { decodeSnapshotEvent } from '../../src/core/decode-snapshot-event.js';
 import { getFamily } from '../../src/registry.js';
 import type { DecoderSpec } from '../../operators/worker/worker-decoders.js';
 import { AssignmentRestores } from './assignment-restores.js';
+import { batchWork } from './batch-work.js';
 import { BrokerOutage } from './broker-outage.js';
 import { brokerPulse } from './broker-pulse.js';
 import { decodeChunk } from './decode-chunk.js';
@@ -249,13 +250,7 @@ export class PartitionedLearner {
     source.onAssignment((assigned, generation) => this.assigned(assigned, generation));
     source.onRestart((error) => this.outage.failed('fetching records', error));
     await this.outage.retry('joining the consumer group', () => source.start((batch) => {
-      // vbstream's own non-retriable errors (a snapshot that does not fit the model) stop the
-      // service; the rest (a rebalance under way) go back to the consumer, which rejoins or fetches
-      // the batch again (and reports a crash it cannot recover).
-      const work = this.stopping || this.failure !== undefined ? Promise.resolve() : this.consume(batch).catch((error: unknown) => {
-        if (error instanceof VbstreamError && !error.retriable) this.fail(error);
-        else if (!this.stopping) throw error;
-      });
+      const work = batchWork(this.stopping || this.failure !== undefined, () => this.consume(batch), () => this.stopping, (error) => this.fail(error));
       this.inflight = work.catch(() => undefined);
       return work;
     }, (error) => this.fail(error)));

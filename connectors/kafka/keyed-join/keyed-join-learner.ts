@@ -5,6 +5,7 @@ import type { JsonValue } from '../../../src/core/model-snapshot.js';
 import { optionChecks } from '../../../src/core/option-checks.js';
 import { VbstreamError } from '../../../src/core/vbstream-error.js';
 import { AssignmentRestores } from '../assignment-restores.js';
+import { batchWork } from '../batch-work.js';
 import { BrokerOutage } from '../broker-outage.js';
 import { brokerPulse } from '../broker-pulse.js';
 import type { DeadLetterReason } from '../dead-letter-reason.js';
@@ -274,13 +275,7 @@ export class KeyedJoinLearner<L, M> {
     source.onAssignment((partitions, generation) => this.assigned(partitions, generation));
     source.onRestart((error) => this.outage.failed(`fetching ${outcomesTopic}`, error));
     await this.step('joining the consumer group', () => source.start((batch) => {
-      // vbstream's own non-retriable errors (a state that does not fit the join) stop the learner;
-      // the rest (a rebalance under way) go back to the consumer, which rejoins or fetches the
-      // batch again (and reports a crash it cannot recover).
-      const work = this.stopping || this.failure !== undefined ? Promise.resolve() : this.readOutcomes(batch).catch((error: unknown) => {
-        if (error instanceof VbstreamError && !error.retriable) this.fail(error);
-        else if (!this.stopping) throw error;
-      });
+      const work = batchWork(this.stopping || this.failure !== undefined, () => this.readOutcomes(batch), () => this.stopping, (error) => this.fail(error));
       this.inflight = work.catch(() => undefined);
       return work;
     }, (error) => this.fail(error)));
