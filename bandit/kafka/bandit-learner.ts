@@ -1,10 +1,8 @@
 import type { DeadLetterReason } from '../../connectors/kafka/dead-letter-reason.js';
 import type { KafkaPort } from '../../connectors/kafka/kafka-port.js';
 import type { KeyedJoinEvent } from '../../connectors/kafka/keyed-join/keyed-join-event.js';
-import { KeyedJoinLearner } from '../../connectors/kafka/keyed-join/keyed-join-learner.js';
+import { KeyedJoinLearner, type KeyedJoinLearnerOptions } from '../../connectors/kafka/keyed-join/keyed-join-learner.js';
 import type { SnapshotStore } from '../../connectors/kafka/snapshot-store.js';
-import type { TopicDurability } from '../../connectors/kafka/topic-durability.js';
-import type { Readiness } from '../../monitoring/readiness.js';
 import type { BanditPolicy } from '../../src/bandit/bandit-policy.js';
 import { mergePolicy } from '../../src/bandit/merge-policy.js';
 import { ConfigError } from '../../src/core/config-error.js';
@@ -14,48 +12,22 @@ import type { BanditLearnerEvent } from './bandit-learner-event.js';
 import type { BanditMetrics } from './bandit-metrics.js';
 import type { LoggedDecision } from './logged-decision.js';
 
-/** Options of {@link BanditLearner}. */
-export interface BanditLearnerOptions {
+/** Options of {@link BanditLearner}: the runtime's (`KeyedJoinLearnerOptions`, its logged records the decisions and its outcomes the rewards), with the topics, the window, the policy and its events in the bandit's words. */
+export interface BanditLearnerOptions extends Omit<KeyedJoinLearnerOptions, 'loggedTopic' | 'outcomesTopic' | 'windowMs' | 'expiredValue' | 'groupId' | 'globalStore' | 'onEvent'> {
   /** Where deciders log decisions (keyed by decision id). */
   readonly decisionsTopic: string;
   /** Where rewards arrive (keyed by decision id: co-partitioned with the decisions). */
   readonly rewardsTopic: string;
-  /** Snapshot keys: each partition's state under `model/learner/<partition>`, the merged policy for the deciders under `model/global`. */
-  readonly model: string;
   /** The policy of a fresh start (no state snapshot yet). */
   readonly createPolicy: () => BanditPolicy;
   /** How long a decision waits for its reward, ms from the decider's `decidedAt`. */
   readonly rewardWindowMs: number;
   /** The reward learned for a decision whose window closed without one; undefined: such a decision is dropped (not learned). */
   readonly expiredReward?: number;
-  /** Rewards between state snapshots (default 1,000). */
-  readonly snapshotEvery?: number;
-  /** Rewards learned and not yet snapshotted are snapshotted after at most this long, ms (default 1,000): a trickle of rewards is not snapshotted one by one. */
-  readonly snapshotEveryMs?: number;
-  /** How often closed windows are looked for, ms (default min(1,000, window / 4)). */
-  readonly expiryCheckMs?: number;
-  /** Resolved decision ids remembered per partition, to tell duplicate and late rewards from unknown ones (default 100,000). */
-  readonly rememberResolved?: number;
-  /** Partitions of the decisions and rewards topics when this learner creates them (default 1). */
-  readonly partitions?: number;
-  /** Replication of the topics this learner creates. */
-  readonly topics?: TopicDurability;
   /** Where the policy for the deciders is published (default: the state store). */
   readonly policyStore?: SnapshotStore;
-  /** Longest wait for the decisions topic to catch up with a reward's decision, ms (default 30,000). */
-  readonly catchUpTimeoutMs?: number;
   /** Consumer group of the learner instances that share the topics (default `vbstream-bandit-learner.<rewardsTopic>.<model>`): the partitions are spread over its members. */
   readonly groupId?: string;
-  /** Consumer-group session timeout: how long a crashed instance holds its partitions, ms (default 30,000). */
-  readonly sessionTimeoutMs?: number;
-  /** Largest state record written, bytes (default 1,000,000): a partition's pending decisions are cut into records of at most this. */
-  readonly maxStateRecordBytes?: number;
-  /** Longest Kafka outage ridden out (readiness false, writes retried with backoff) before the learner stops with an error, ms (default 300,000). */
-  readonly maxOutageMs?: number;
-  /** Longest {@link BanditLearner.stop} may take before it gives up and rejects, ms (default 30,000). */
-  readonly shutdownTimeoutMs?: number;
-  /** Conditions kept current when given: `model-restored`, `source-consuming`, `brokers-reachable`. */
-  readonly readiness?: Readiness;
   readonly metrics?: BanditMetrics;
   readonly onEvent?: (event: BanditLearnerEvent) => void;
 }
@@ -114,13 +86,11 @@ export class BanditLearner {
   constructor(port: KafkaPort, store: SnapshotStore, readonly options: BanditLearnerOptions) {
     optionChecks.positive('rewardWindowMs', options.rewardWindowMs, Number.NaN);
     if (options.expiredReward !== undefined && !Number.isFinite(options.expiredReward)) throw new ConfigError('expiredReward must be a finite number (or undefined: drop)', { field: 'expiredReward', value: options.expiredReward });
-    const { decisionsTopic, rewardsTopic, model, createPolicy, metrics, onEvent } = options;
+    const { decisionsTopic, rewardsTopic, createPolicy, rewardWindowMs, expiredReward, policyStore, groupId, metrics, onEvent, ...runtime } = options;
+    const { model } = runtime;
     this.runtime = new KeyedJoinLearner(port, store, banditJoin({ model, createPolicy, metrics }), {
-      loggedTopic: decisionsTopic, outcomesTopic: rewardsTopic, model, groupId: options.groupId ?? `vbstream-bandit-learner.${rewardsTopic}.${model}`,
-      windowMs: options.rewardWindowMs, expiredValue: options.expiredReward, snapshotEvery: options.snapshotEvery, snapshotEveryMs: options.snapshotEveryMs,
-      expiryCheckMs: options.expiryCheckMs, rememberResolved: options.rememberResolved, partitions: options.partitions, topics: options.topics,
-      globalStore: options.policyStore, catchUpTimeoutMs: options.catchUpTimeoutMs, sessionTimeoutMs: options.sessionTimeoutMs,
-      maxStateRecordBytes: options.maxStateRecordBytes, maxOutageMs: options.maxOutageMs, shutdownTimeoutMs: options.shutdownTimeoutMs, readiness: options.readiness,
+      ...runtime, loggedTopic: decisionsTopic, outcomesTopic: rewardsTopic, groupId: groupId ?? `vbstream-bandit-learner.${rewardsTopic}.${model}`,
+      windowMs: rewardWindowMs, expiredValue: expiredReward, globalStore: policyStore,
       onEvent: onEvent === undefined ? undefined : (event) => onEvent(banditEvent(event)),
     });
   }
