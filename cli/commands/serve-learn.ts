@@ -3,7 +3,6 @@ import { createKafkaPort } from '../../connectors/kafka/create-kafka-port.js';
 import type { KafkaConnection } from '../../connectors/kafka/kafka-connection.js';
 import { KafkaSnapshotStore } from '../../connectors/kafka/kafka-snapshot-store.js';
 import { reachBrokers } from '../../connectors/kafka/reach-brokers.js';
-import { serveUntilSignal } from '../../connectors/kafka/serve-until-signal.js';
 import { endpointUrl } from '../../monitoring/endpoint-url.js';
 import { MetricsServer } from '../../monitoring/metrics-server.js';
 import { PipelineMetrics } from '../../monitoring/pipeline-metrics.js';
@@ -13,10 +12,11 @@ import { OutcomeMetrics } from '../../serve/outcome-metrics.js';
 import { ConfigError } from '../../src/core/config-error.js';
 import { getFamily } from '../../src/registry.js';
 import { usageOf } from '../command-help.js';
+import { joinLearnerFlagsOf } from '../join-learner-flags-of.js';
 import { jsonObjectFlag } from '../json-object-flag.js';
 import { listenOrExplain } from '../listen-or-explain.js';
-import { metricsEndpointOf } from '../metrics-endpoint-of.js';
 import { numberFlag } from '../number-flag.js';
+import { serveJoinLearner } from '../serve-join-learner.js';
 
 /**
  * `vbstream serve:learn`, the outcome learner service: an `OutcomeLearner` joining the predictions
@@ -53,12 +53,7 @@ export async function serveLearnCommand(argv: string[]): Promise<number> {
   const maxAbsInput = values['max-abs-input'] === undefined ? undefined : numberFlag('--max-abs-input', values['max-abs-input'], 0, { min: 1, integer: false });
   const labelWindowMs = numberFlag('--label-window-ms', values['label-window-ms'], 0, { min: 1, integer: false });
   const expiredLabel = values['expired-label'] === undefined ? undefined : numberFlag('--expired-label', values['expired-label'], 0, { min: -Infinity, integer: false });
-  const partitions = numberFlag('--partitions', values.partitions, 1, { min: 1 });
-  const snapshotEvery = numberFlag('--snapshot-every', values['snapshot-every'], 1_000, { min: 1 });
-  const sessionTimeoutMs = values['session-timeout-ms'] === undefined ? undefined : numberFlag('--session-timeout-ms', values['session-timeout-ms'], 30_000, { min: 1 });
-  const maxStateRecordBytes = values['max-state-record-bytes'] === undefined ? undefined : numberFlag('--max-state-record-bytes', values['max-state-record-bytes'], 1_000_000, { min: 1 });
-  const endpoint = metricsEndpointOf(values, 9464);
-  const shutdownTimeoutMs = values['shutdown-timeout-ms'] === undefined ? undefined : numberFlag('--shutdown-timeout-ms', values['shutdown-timeout-ms'], 0, { min: 1 }); // default: serveUntilSignal's
+  const { partitions, snapshotEvery, sessionTimeoutMs, maxStateRecordBytes, endpoint, shutdownTimeoutMs } = joinLearnerFlagsOf(values);
 
   const monitoring = new PipelineMetrics({ pipeline: model });
   const metrics = new OutcomeMetrics(monitoring.registry, getFamily(family).task);
@@ -80,14 +75,5 @@ export async function serveLearnCommand(argv: string[]): Promise<number> {
     partitions, snapshotEvery, metrics, groupId: values['group-id'], sessionTimeoutMs, maxStateRecordBytes,
     onEvent: (event) => process.stdout.write(`${JSON.stringify(event)}\n`),
   });
-  const service = {
-    start: async (onFatal: (error: Error) => void): Promise<void> => {
-      await learner.start(onFatal);
-      readiness.set('learner-started');
-    },
-    stop: () => learner.stop(),
-  };
-  return serveUntilSignal(service, 'outcome learner', () => Promise.all([store.close(), posteriorStore?.close(), server?.close()]), {
-    shutdownTimeoutMs, stopping: 'writing the final state snapshots and disconnecting from Kafka', onSignal: (signal) => process.stdout.write(`${JSON.stringify({ type: 'stopping', signal })}\n`),
-  });
+  return serveJoinLearner(learner, 'outcome learner', readiness, () => Promise.all([store.close(), posteriorStore?.close(), server?.close()]), shutdownTimeoutMs);
 }
