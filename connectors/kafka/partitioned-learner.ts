@@ -26,6 +26,7 @@ import { DeadLetterSink, type DeadLetterSinkOptions } from './dead-letter-sink.j
 import { encodeChunk } from './encode-chunk.js';
 import { ensureTopic } from './ensure-topic.js';
 import { KafkaCheckpointer } from './kafka-checkpointer.js';
+import { LearnerLifecycle } from './learner-lifecycle.js';
 import type { AdminPort, KafkaPort, PortMessage, ProducerPort } from './kafka-port.js';
 import { KafkaSource, type SourceBatch } from './kafka-source.js';
 import type { LearnerEvent } from './learner-event.js';
@@ -174,12 +175,7 @@ export class PartitionedLearner {
   private commitTimer: NodeJS.Timeout | undefined;
   private watching: Promise<void> | undefined;
   private readonly watchWaker: { wake?: () => void } = {};
-  private fatal: ((error: Error) => void) | undefined;
-  private failure: Error | undefined;
-  private stopping = false;
-  private stopped: Promise<void> | undefined;
-  private starting: Promise<void> | undefined;
-  private started = false;
+  private readonly life = new LearnerLifecycle();
   private applied = 0;
 
   constructor(private readonly port: KafkaPort, private readonly store: SnapshotStore, readonly options: PartitionedLearnerOptions) {
@@ -210,7 +206,7 @@ export class PartitionedLearner {
     });
     this.restores = new AssignmentRestores({
       restore: (p, generation) => this.restore(p, generation), outage: this.outage, readiness,
-      generation: () => this.source?.generation, stopping: () => this.stopping, fail: (error) => this.fail(error),
+      generation: () => this.source?.generation, stopping: () => this.life.stopping, fail: (error) => this.fail(error),
     });
     const scratch = this.workerDecoder === undefined ? this.chunkSize : 0; // decoding here needs it
     this.x = new Float64Array(scratch * options.schema.dim);
@@ -229,9 +225,7 @@ export class PartitionedLearner {
    * `maxOutageMs`. A {@link stop} while starting ends the start (it rejects).
    */
   start(onFatal: (error: Error) => void): Promise<void> {
-    this.fatal = onFatal;
-    this.starting ??= this.begin();
-    return this.starting;
+    return this.life.start(onFatal, () => this.begin());
   }
 
   private async begin(): Promise<void> {
@@ -250,14 +244,14 @@ export class PartitionedLearner {
     source.onAssignment((assigned, generation) => this.assigned(assigned, generation));
     source.onRestart((error) => this.outage.failed('fetching records', error));
     await this.outage.retry('joining the consumer group', () => source.start((batch) => {
-      const work = batchWork(this.stopping || this.failure !== undefined, () => this.consume(batch), () => this.stopping, (error) => this.fail(error));
+      const work = batchWork(this.life.stopping || this.life.failure !== undefined, () => this.consume(batch), () => this.life.stopping, (error) => this.fail(error));
       this.inflight = work.catch(() => undefined);
       return work;
     }, (error) => this.fail(error)));
     this.commitTimer = setInterval(() => { for (const run of this.runs.values()) void run.checkpointer.commitOwed(); }, COMMIT_RETRY_MS);
     this.commitTimer.unref();
     this.watching = this.watch();
-    this.started = true;
+    this.life.started = true;
     this.options.readiness?.set('source-consuming');
   }
 
@@ -308,19 +302,18 @@ export class PartitionedLearner {
    * if a pipeline failed. Calling it again returns the same promise.
    */
   stop(): Promise<void> {
-    this.stopped ??= this.shutdown();
-    return this.stopped;
+    return this.life.stop(() => this.shutdown());
   }
 
   private async shutdown(): Promise<void> {
     const source = this.source;
-    this.stopping = true;
+    this.life.stopping = true;
     clearInterval(this.commitTimer);
     this.watchWaker.wake?.();
     this.options.readiness?.set('source-consuming', false);
-    if (!this.started) { // stopped while starting (the brokers down, say): nothing was learned, so nothing to save
+    if (!this.life.started) { // stopped while starting (the brokers down, say): nothing was learned, so nothing to save
       this.outage.close();
-      const starting = this.starting?.catch(() => undefined);
+      const starting = this.life.starting?.catch(() => undefined);
       await Promise.race([Promise.allSettled([starting, source?.stop(), this.producer?.disconnect(), this.admin?.disconnect()]), new Promise((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref())]);
       return;
     }
@@ -350,15 +343,13 @@ export class PartitionedLearner {
       return { unsaved, closing };
     };
     await stopWithinDeadline({
-      timeoutMs: this.shutdownTimeoutMs, drain, close, graceMs: CLOSE_GRACE_MS, outage: this.outage, failure: () => this.failure,
+      timeoutMs: this.shutdownTimeoutMs, drain, close, graceMs: CLOSE_GRACE_MS, outage: this.outage, failure: () => this.life.failure,
       unfinished: 'the models did not finish', save: 'snapshot', kept: 'snapshot and committed offset', topic: this.options.topic,
     });
   }
 
   private fail(error: unknown): void {
-    if (this.failure !== undefined) return;
-    this.failure = error instanceof Error ? error : new Error(String(error));
-    this.fatal?.(this.failure);
+    this.life.fail(error);
   }
 
   /** After a group join: retires revoked partitions and restores every assigned one; batches wait until all are restored, and a restore that fails stops the service at once. */
@@ -397,7 +388,7 @@ export class PartitionedLearner {
       updated: (event) => this.updated(p, event),
       failed: (error) => this.fail(error),
     });
-    if (!this.restores.wanted(p, generation) || this.stopping) {
+    if (!this.restores.wanted(p, generation) || this.life.stopping) {
       await run.retire(); // superseded by a newer join while restoring
       return run;
     }
@@ -546,7 +537,7 @@ export class PartitionedLearner {
         for (const [p, run] of this.runs) this.setLag(p, run);
       },
       outage: this.outage, everyMs: this.watchMs, waker: this.watchWaker,
-      running: () => !this.stopping && this.failure === undefined, stopping: () => this.stopping, fail: (error) => this.fail(error),
+      running: () => !this.life.stopping && this.life.failure === undefined, stopping: () => this.life.stopping, fail: (error) => this.fail(error),
     });
   }
 

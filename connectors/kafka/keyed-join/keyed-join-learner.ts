@@ -13,6 +13,7 @@ import { DeadLetterSink } from '../dead-letter-sink.js';
 import { ensureTopic } from '../ensure-topic.js';
 import type { AdminPort, ConsumerPort, KafkaPort, PortEachBatchPayload, PortMessage, ProducerPort } from '../kafka-port.js';
 import { KafkaSource, type SourceBatch } from '../kafka-source.js';
+import { LearnerLifecycle } from '../learner-lifecycle.js';
 import { snapshotKey } from '../snapshot-key.js';
 import { stopWithinDeadline } from '../stop-within-deadline.js';
 import type { SnapshotStore } from '../snapshot-store.js';
@@ -152,12 +153,7 @@ export class KeyedJoinLearner<L, M> {
   private inflight: Promise<void> = Promise.resolve();
   private publishing: Promise<void> = Promise.resolve();
   private publishQueued = false;
-  private fatal: ((error: Error) => void) | undefined;
-  private failure: Error | undefined;
-  private stopping = false;
-  private stopped: Promise<void> | undefined;
-  private starting: Promise<void> | undefined;
-  private started = false;
+  private readonly life = new LearnerLifecycle();
 
   constructor(private readonly port: KafkaPort, private readonly store: SnapshotStore, readonly join: KeyedJoin<L, M>, readonly options: KeyedJoinLearnerOptions) {
     optionChecks.positive('windowMs', options.windowMs, Number.NaN);
@@ -184,7 +180,7 @@ export class KeyedJoinLearner<L, M> {
     });
     this.restores = new AssignmentRestores({
       restore: (p, generation) => this.restore(p, generation), outage: this.outage, readiness,
-      generation: () => this.source?.generation, stopping: () => this.stopping, fail: (error) => this.fail(error),
+      generation: () => this.source?.generation, stopping: () => this.life.stopping, fail: (error) => this.fail(error),
     });
     for (const condition of ['model-restored', 'source-consuming', 'brokers-reachable']) readiness?.require(condition);
     readiness?.set('brokers-reachable'); // until an operation fails
@@ -230,14 +226,12 @@ export class KeyedJoinLearner<L, M> {
    * {@link stop} while starting ends the start (it rejects).
    */
   start(onFatal: (error: Error) => void): Promise<void> {
-    this.fatal = onFatal;
-    this.starting ??= this.begin();
-    return this.starting;
+    return this.life.start(onFatal, () => this.begin());
   }
 
   /** A step of the start, retried through an outage; refused once the learner stops. */
   private step<T>(what: string, attempt: () => Promise<T>): Promise<T> {
-    if (this.stopping) return Promise.reject(new VbstreamError('io', `stopped while ${what}`, {}));
+    if (this.life.stopping) return Promise.reject(new VbstreamError('io', `stopped while ${what}`, {}));
     return this.outage.retry(what, attempt);
   }
 
@@ -257,7 +251,7 @@ export class KeyedJoinLearner<L, M> {
     this.producer = producer;
     await this.step('connecting the producer', () => producer.connect());
     this.deadLetters = new DeadLetterSink(producer);
-    if (this.stopping) throw new VbstreamError('io', 'stopped while starting', {});
+    if (this.life.stopping) throw new VbstreamError('io', 'stopped while starting', {});
     await this.publishOnce();
     const reader = this.port.consumer({ groupId: `vbstream-keyed-join-reader-${randomUUID()}`, maxWaitTimeInMs: 100 });
     this.loggedReader = reader;
@@ -275,19 +269,19 @@ export class KeyedJoinLearner<L, M> {
     source.onAssignment((partitions, generation) => this.assigned(partitions, generation));
     source.onRestart((error) => this.outage.failed(`fetching ${outcomesTopic}`, error));
     await this.step('joining the consumer group', () => source.start((batch) => {
-      const work = batchWork(this.stopping || this.failure !== undefined, () => this.readOutcomes(batch), () => this.stopping, (error) => this.fail(error));
+      const work = batchWork(this.life.stopping || this.life.failure !== undefined, () => this.readOutcomes(batch), () => this.life.stopping, (error) => this.fail(error));
       this.inflight = work.catch(() => undefined);
       return work;
     }, (error) => this.fail(error)));
     this.expiryTimer = setInterval(() => this.expire(), this.expiryCheckMs);
     this.expiryTimer.unref();
     this.snapshotTimer = setInterval(() => {
-      if (this.stopping) return;
+      if (this.life.stopping) return;
       for (const part of this.parts.values()) if (part.sinceSnapshot > 0) this.checkpoint(part).catch(() => undefined); // a failure is fatal (checkpoint)
     }, this.snapshotEveryMs);
     this.snapshotTimer.unref();
     this.watching = this.watch();
-    this.started = true;
+    this.life.started = true;
     this.options.readiness?.set('source-consuming');
   }
 
@@ -299,12 +293,11 @@ export class KeyedJoinLearner<L, M> {
    * first failed write otherwise. Calling it again returns the same promise.
    */
   stop(): Promise<void> {
-    this.stopped ??= this.shutdown();
-    return this.stopped;
+    return this.life.stop(() => this.shutdown());
   }
 
   private async shutdown(): Promise<void> {
-    this.stopping = true;
+    this.life.stopping = true;
     clearInterval(this.expiryTimer);
     clearInterval(this.snapshotTimer);
     this.watchWaker.wake?.();
@@ -312,9 +305,9 @@ export class KeyedJoinLearner<L, M> {
     for (const part of this.parts.values()) part.wake();
     const grace = (): Promise<unknown> => new Promise((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref());
     const source = this.source;
-    if (!this.started || source === undefined) { // stopped while starting (the brokers down, say): nothing was learned, so nothing to save
+    if (!this.life.started || source === undefined) { // stopped while starting (the brokers down, say): nothing was learned, so nothing to save
       this.outage.close();
-      await Promise.race([Promise.allSettled([this.starting?.catch(() => undefined), this.loggedReader?.disconnect(), source?.stop(), this.producer?.disconnect(), this.admin?.disconnect()]), grace()]);
+      await Promise.race([Promise.allSettled([this.life.starting?.catch(() => undefined), this.loggedReader?.disconnect(), source?.stop(), this.producer?.disconnect(), this.admin?.disconnect()]), grace()]);
       return;
     }
     const drain = async (): Promise<PromiseSettledResult<void>[]> => {
@@ -342,7 +335,7 @@ export class KeyedJoinLearner<L, M> {
       return { unsaved, closing };
     };
     await stopWithinDeadline({
-      timeoutMs: this.shutdownTimeoutMs, drain, close, graceMs: CLOSE_GRACE_MS, outage: this.outage, failure: () => this.failure,
+      timeoutMs: this.shutdownTimeoutMs, drain, close, graceMs: CLOSE_GRACE_MS, outage: this.outage, failure: () => this.life.failure,
       unfinished: 'the writes did not finish', save: 'state', kept: 'state', topic: this.options.outcomesTopic,
     });
   }
@@ -369,7 +362,7 @@ export class KeyedJoinLearner<L, M> {
     }
     const restored = await this.states.read(p, this.combiner.options.partitions);
     const part = new JoinPartition(p, generation, restored ?? { model: this.join.createModel(), pending: new PendingJoins<L>(this.remember, this.join), loggedNext: 0, outcomesNext: 0, learned: 0 });
-    if (!this.restores.wanted(p, generation) || this.source?.generation !== generation || this.stopping) {
+    if (!this.restores.wanted(p, generation) || this.source?.generation !== generation || this.life.stopping) {
       part.retire(); // superseded by a newer group join while restoring
       return part;
     }
@@ -428,7 +421,7 @@ export class KeyedJoinLearner<L, M> {
     if (!(await this.restores.admit(batch.generation))) return;
     const p = batch.partition;
     const part = this.parts.get(p);
-    if (part === undefined || part.generation !== batch.generation || !part.live || this.stopping) return;
+    if (part === undefined || part.generation !== batch.generation || !part.live || this.life.stopping) return;
     const first = Number(batch.messages[0].offset);
     const next = part.outcomesNext;
     // The first batch after a restore starts where the state ends; a later one past the next offset
@@ -441,7 +434,7 @@ export class KeyedJoinLearner<L, M> {
     }
     part.outcomesPositioned = true;
     for (const message of batch.messages) {
-      if (!batch.active() || !part.live || this.stopping) return;
+      if (!batch.active() || !part.live || this.life.stopping) return;
       const offset = Number(message.offset);
       if (offset >= part.outcomesNext) {
         try {
@@ -514,11 +507,11 @@ export class KeyedJoinLearner<L, M> {
     const end = Number(offsets.find((o) => o.partition === part.partition)?.high ?? 0);
     const deadline = Date.now() + this.catchUpTimeoutMs;
     while (part.loggedNext < end) {
-      if (!part.live || this.stopping) throw new Superseded();
+      if (!part.live || this.life.stopping) throw new Superseded();
       if (Date.now() > deadline) throw new VbstreamError('io', `the ${loggedTopic} reader did not reach offset ${end} of partition ${part.partition} within ${this.catchUpTimeoutMs} ms`, { source: loggedTopic }, true);
       await part.nextRead(100);
     }
-    if (!part.live || this.stopping) throw new Superseded();
+    if (!part.live || this.life.stopping) throw new Superseded();
   }
 
   /** The expiry marker of a record: `{<id>, expired: true[, <value>]}`. */
@@ -532,7 +525,7 @@ export class KeyedJoinLearner<L, M> {
 
   /** Writes an expiry marker for every pending record of an owned partition whose window has closed (once per record and restore). */
   private expire(): void {
-    if (this.stopping) return;
+    if (this.life.stopping) return;
     this.expiring = this.expiring.then(async () => {
       const now = Date.now();
       const { windowMs, outcomesTopic } = this.options;
@@ -616,7 +609,7 @@ export class KeyedJoinLearner<L, M> {
     return brokerPulse({
       read: () => admin.fetchTopicOffsets(this.options.outcomesTopic),
       outage: this.outage, everyMs: this.watchMs, waker: this.watchWaker,
-      running: () => !this.stopping && this.failure === undefined, stopping: () => this.stopping, fail: (error) => this.fail(error),
+      running: () => !this.life.stopping && this.life.failure === undefined, stopping: () => this.life.stopping, fail: (error) => this.fail(error),
     });
   }
 
@@ -644,9 +637,8 @@ export class KeyedJoinLearner<L, M> {
     this.deadLetters!.add({ reason, detail: (error as Error).message, topic, partition, offset: message.offset, key: message.key, value: message.value });
   }
 
+  /** A failure stops the learner, unless it is stopping already. */
   private fail(error: unknown): void {
-    if (this.stopping || this.failure !== undefined) return;
-    this.failure = error instanceof Error ? error : new Error(String(error));
-    this.fatal?.(this.failure);
+    if (!this.life.stopping) this.life.fail(error);
   }
 }
