@@ -27,6 +27,7 @@ import { encodeChunk } from './encode-chunk.js';
 import { ensureTopic } from './ensure-topic.js';
 import { KafkaCheckpointer } from './kafka-checkpointer.js';
 import { LearnerLifecycle } from './learner-lifecycle.js';
+import { learnerTimingsOf, type LearnerTimings } from './learner-timings.js';
 import type { AdminPort, KafkaPort, PortMessage, ProducerPort } from './kafka-port.js';
 import { KafkaSource, type SourceBatch } from './kafka-source.js';
 import type { LearnerEvent } from './learner-event.js';
@@ -153,9 +154,7 @@ export class PartitionedLearner {
   private readonly snapshotEveryMs: number;
   private readonly chunkSize: number;
   private readonly queueCapacity: number;
-  private readonly writeTimeoutMs: number;
-  private readonly watchMs: number;
-  private readonly shutdownTimeoutMs: number;
+  private readonly timings: LearnerTimings;
   private readonly outage: BrokerOutage;
   private readonly runs = new Map<number, PartitionRun>();
   /** The restore of every partition assigned at a generation: batches wait for it. */
@@ -188,9 +187,7 @@ export class PartitionedLearner {
     this.snapshotEveryMs = optionChecks.positive('snapshotEveryMs', options.snapshotEveryMs, 10_000);
     this.chunkSize = optionChecks.positiveInteger('chunkSize', options.chunkSize, 1_000);
     this.queueCapacity = optionChecks.positiveInteger('queueCapacity', options.queueCapacity, 20_000);
-    this.writeTimeoutMs = optionChecks.positive('writeTimeoutMs', options.writeTimeoutMs, 60_000);
-    this.watchMs = optionChecks.positive('watchMs', options.watchMs, 1_000);
-    this.shutdownTimeoutMs = optionChecks.positive('shutdownTimeoutMs', options.shutdownTimeoutMs, 30_000);
+    this.timings = learnerTimingsOf(options);
     optionChecks.oneOf('missingSnapshot', options.missingSnapshot, 'fail', ['fail', 'from-earliest']);
     new DeadLetterShare(options.deadLetterAlarm); // checks the alarm's options
     const maxOutageMs = optionChecks.positive('maxOutageMs', options.maxOutageMs, 300_000);
@@ -343,7 +340,7 @@ export class PartitionedLearner {
       return { unsaved, closing };
     };
     await stopWithinDeadline({
-      timeoutMs: this.shutdownTimeoutMs, drain, close, graceMs: CLOSE_GRACE_MS, outage: this.outage, failure: () => this.life.failure,
+      timeoutMs: this.timings.shutdownTimeoutMs, drain, close, graceMs: CLOSE_GRACE_MS, outage: this.outage, failure: () => this.life.failure,
       unfinished: 'the models did not finish', save: 'snapshot', kept: 'snapshot and committed offset', topic: this.options.topic,
     });
   }
@@ -378,7 +375,7 @@ export class PartitionedLearner {
       partition: p, generation, learner, close, nextOffset, queueCapacity: this.queueCapacity, evaluate: this.options.evaluate ?? false, everyMs: this.snapshotEveryMs,
       source: { pause: () => source.pause([p]), resume: () => source.resume([p]) },
       checkpointer: new KafkaCheckpointer({
-        topic, partition: p, model, family, store: this.store, deadLetters: this.deadLetters as DeadLetterSink, timeoutMs: this.writeTimeoutMs,
+        topic, partition: p, model, family, store: this.store, deadLetters: this.deadLetters as DeadLetterSink, timeoutMs: this.timings.writeTimeoutMs,
         commit: (offset) => source.commit(p, offset), owned: () => source.generation === generation && source.assigned.includes(p),
         retry: (what, attempt) => this.outage.retry(what, attempt),
         onEvent: this.options.onEvent,
@@ -536,7 +533,7 @@ export class PartitionedLearner {
         for (const { partition, high, low } of offsets) this.ends.set(partition, { high: Number(high), low: Number(low) });
         for (const [p, run] of this.runs) this.setLag(p, run);
       },
-      outage: this.outage, everyMs: this.watchMs, waker: this.watchWaker,
+      outage: this.outage, everyMs: this.timings.watchMs, waker: this.watchWaker,
       running: () => !this.life.stopping && this.life.failure === undefined, stopping: () => this.life.stopping, fail: (error) => this.fail(error),
     });
   }

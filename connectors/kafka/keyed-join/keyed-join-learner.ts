@@ -14,6 +14,7 @@ import { ensureTopic } from '../ensure-topic.js';
 import type { AdminPort, ConsumerPort, KafkaPort, PortEachBatchPayload, PortMessage, ProducerPort } from '../kafka-port.js';
 import { KafkaSource, type SourceBatch } from '../kafka-source.js';
 import { LearnerLifecycle } from '../learner-lifecycle.js';
+import { learnerTimingsOf, type LearnerTimings } from '../learner-timings.js';
 import { snapshotKey } from '../snapshot-key.js';
 import { stopWithinDeadline } from '../stop-within-deadline.js';
 import type { SnapshotStore } from '../snapshot-store.js';
@@ -131,9 +132,7 @@ export class KeyedJoinLearner<L, M> {
   private readonly remember: number;
   private readonly catchUpTimeoutMs: number;
   private readonly maxStateRecordBytes: number;
-  private readonly writeTimeoutMs: number;
-  private readonly watchMs: number;
-  private readonly shutdownTimeoutMs: number;
+  private readonly timings: LearnerTimings;
   private readonly outage: BrokerOutage;
   private readonly parts = new Map<number, JoinPartition<L, M>>();
   /** The restore of every partition assigned at a generation: outcome batches wait for it. */
@@ -164,9 +163,7 @@ export class KeyedJoinLearner<L, M> {
     this.remember = optionChecks.positiveInteger('rememberResolved', options.rememberResolved, 100_000);
     this.catchUpTimeoutMs = optionChecks.positive('catchUpTimeoutMs', options.catchUpTimeoutMs, 30_000);
     this.maxStateRecordBytes = optionChecks.positiveInteger('maxStateRecordBytes', options.maxStateRecordBytes, 1_000_000);
-    this.writeTimeoutMs = optionChecks.positive('writeTimeoutMs', options.writeTimeoutMs, 60_000);
-    this.watchMs = optionChecks.positive('watchMs', options.watchMs, 1_000);
-    this.shutdownTimeoutMs = optionChecks.positive('shutdownTimeoutMs', options.shutdownTimeoutMs, 30_000);
+    this.timings = learnerTimingsOf(options);
     if (options.sessionTimeoutMs !== undefined) optionChecks.positive('sessionTimeoutMs', options.sessionTimeoutMs, Number.NaN);
     const maxOutageMs = optionChecks.positive('maxOutageMs', options.maxOutageMs, 300_000);
     const { readiness } = options;
@@ -335,7 +332,7 @@ export class KeyedJoinLearner<L, M> {
       return { unsaved, closing };
     };
     await stopWithinDeadline({
-      timeoutMs: this.shutdownTimeoutMs, drain, close, graceMs: CLOSE_GRACE_MS, outage: this.outage, failure: () => this.life.failure,
+      timeoutMs: this.timings.shutdownTimeoutMs, drain, close, graceMs: CLOSE_GRACE_MS, outage: this.outage, failure: () => this.life.failure,
       unfinished: 'the writes did not finish', save: 'state', kept: 'state', topic: this.options.outcomesTopic,
     });
   }
@@ -573,7 +570,7 @@ export class KeyedJoinLearner<L, M> {
   private write(what: string, where: string, work: (signal: AbortSignal) => Promise<unknown>, wanted: () => boolean = () => true): Promise<boolean> {
     return this.outage.retry(what, async () => {
       if (!wanted()) return false;
-      await writeWithin(work, this.writeTimeoutMs, what, where);
+      await writeWithin(work, this.timings.writeTimeoutMs, what, where);
       return true;
     });
   }
@@ -608,7 +605,7 @@ export class KeyedJoinLearner<L, M> {
     const admin = this.admin as AdminPort;
     return brokerPulse({
       read: () => admin.fetchTopicOffsets(this.options.outcomesTopic),
-      outage: this.outage, everyMs: this.watchMs, waker: this.watchWaker,
+      outage: this.outage, everyMs: this.timings.watchMs, waker: this.watchWaker,
       running: () => !this.life.stopping && this.life.failure === undefined, stopping: () => this.life.stopping, fail: (error) => this.fail(error),
     });
   }
