@@ -16,6 +16,7 @@ export default defineConfig({
       { find: /^vbstream\/linalg$/, replacement: here('./src/linalg/index.ts') },
       { find: /^vbstream\/bandit$/, replacement: here('./src/bandit/index.ts') },
       { find: /^vbstream\/bandit\/kafka$/, replacement: here('./bandit/kafka/index.ts') },
+      { find: /^vbstream\/serve$/, replacement: here('./serve/index.ts') },
     ],
   },
   test: {

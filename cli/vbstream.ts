@@ -11,6 +11,8 @@ import { kafkaProduceCommand } from './commands/kafka-produce.js';
 import { modelsCommand } from './commands/models.js';
 import { runCommand } from './commands/run.js';
 import { selectCommand } from './commands/select.js';
+import { serveCommand } from './commands/serve.js';
+import { serveLearnCommand } from './commands/serve-learn.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -21,6 +23,8 @@ const COMMANDS: { readonly [command: string]: (argv: string[]) => number | Promi
   models: (argv) => modelsCommand(argv),
   'kafka:produce': kafkaProduceCommand,
   'kafka:combine': kafkaCombineCommand,
+  serve: serveCommand,
+  'serve:learn': serveLearnCommand,
   'bandit:learn': banditLearnCommand,
   'bandit:decide': banditDecideCommand,
   'bandit:evaluate': (argv) => banditEvaluateCommand(argv),

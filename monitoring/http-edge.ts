@@ -67,9 +67,13 @@ class Refusal extends Error {
   }
 }
 
+/** A target of plain segments (letters, digits, `_`, `-`; no dot, escape, query or empty segment): its own path. */
+const PLAIN_PATH = /^(?:\/[A-Za-z0-9_-]+)*\/?$/;
+
 /** The path of an origin-form request target (`/a/b?c`), or undefined for any other form (`*`, `http://…`) or one that does not parse. */
 function pathOf(target: string | undefined): string | undefined {
   if (target === undefined || !target.startsWith('/')) return undefined;
+  if (PLAIN_PATH.test(target)) return target; // what URL parsing would return unchanged
   try {
     return new URL(`http://edge.invalid${target}`).pathname;
   } catch {
@@ -235,8 +239,14 @@ export class HttpEdge {
           }
         })(),
       };
-      deadline.arm(what);
-      const handled = Promise.resolve().then(() => found.handle(exchange));
+      let handled: Promise<HttpReply | undefined>;
+      try {
+        handled = Promise.resolve(found.handle(exchange));
+      } catch (error) {
+        handled = Promise.reject(error);
+      }
+      // A route that reads its body has its deadline armed once the body is in; any other, now.
+      if (body === undefined) deadline.arm(what);
       handled.catch(() => undefined); // after the deadline its answer (or failure) is dropped
       const reply = await Promise.race([handled, expired]);
       if (reply !== undefined) this.reply(request, response, reply);
@@ -285,7 +295,8 @@ export class HttpEdge {
       };
       const onEnd = (): void => finish();
       const onClose = (): void => finish(new Refusal(400, new InputError('the client closed the connection before the body ended', { field: 'body' })));
-      const timer = setTimeout(() => {
+      // A body the parser already holds whole (a small one, usually) cannot be late: no deadline to keep.
+      const timer = request.complete ? undefined : setTimeout(() => {
         finish(new Refusal(408, new InputError(`the request body did not arrive within ${bodyTimeoutMs} ms`, { field: 'body' }), { connection: 'close' }));
       }, Math.max(0, started + bodyTimeoutMs - Date.now()));
       request.on('data', onData).once('end', onEnd).once('close', onClose);

@@ -5,6 +5,6 @@ export { ModelMonitor, type LearnedBatch } from './model-monitor.js';
 export { ModelMetricsRecorder, type ModelMetricsRecorderOptions } from './model-metrics-recorder.js';
 export { METRIC_BUCKETS } from './metric-buckets.js';
 export { LiveView, type LiveViewOptions } from './live-view.js';
-export type { LiveFrame, LiveModelFrame, LiveCalibration } from './live-frame.js';
+export type { LiveFrame, LiveModelFrame, LiveCalibration, LiveServeFrame } from './live-frame.js';
 export type { BanditLiveSource } from './bandit-live-source.js';
 export type { CoefficientSummary } from './coefficient-summary.js';

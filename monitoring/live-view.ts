@@ -3,7 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MetricValue } from 'prom-client';
 import type { BanditLiveSource } from './bandit-live-source.js';
 import { BoundedRing } from './bounded-ring.js';
-import type { LiveCalibration, LiveFrame, LiveModelFrame } from './live-frame.js';
+import { histogramQuantile } from './histogram-quantile.js';
+import type { LiveCalibration, LiveFrame, LiveModelFrame, LiveServeFrame } from './live-frame.js';
 import type { PipelineMetrics } from './pipeline-metrics.js';
 import type { Readiness } from './readiness.js';
 
@@ -53,6 +54,20 @@ function safeJson(value: unknown): string {
   return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+type Values = (MetricValue<string> & { metricName?: string })[];
+
+/** A histogram's `_bucket` series among `values` (those whose labels pass `keep`), summed per bound: bounds ascending (+Inf last, as Infinity) and cumulative counts. */
+function cumulativeBuckets(values: Values, keep: (labels: MetricValue<string>['labels']) => boolean = () => true): { upper: number[]; cumulative: number[] } {
+  const byBound = new Map<number, number>();
+  for (const { labels, value, metricName } of values) {
+    if (metricName?.endsWith('_bucket') !== true || !keep(labels)) continue;
+    const le = labels.le === '+Inf' ? Infinity : Number(labels.le);
+    byBound.set(le, (byBound.get(le) ?? 0) + value);
+  }
+  const upper = [...byBound.keys()].sort((a, b) => a - b);
+  return { upper, cumulative: upper.map((le) => byBound.get(le)!) };
+}
+
 const modelKey = (labels: { model?: string | number; partition?: string | number }): string =>
   labels.partition === undefined || labels.partition === '' ? String(labels.model) : `${labels.model} / p${labels.partition}`;
 
@@ -62,8 +77,9 @@ const modelKey = (labels: { model?: string | number; partition?: string | number
  * frames in memory (`event: history`) and then one `event: frame` every `everyMs`. A frame
  * ({@link LiveFrame}) is read from the registry of `metrics` — records and their rate, prequential
  * log-loss and Brier score, the calibration histogram, snapshots, dead letters by reason, consumer
- * lag per partition — plus the models' largest coefficients, for a bandit its arms, and the
- * readiness conditions not met (shown at the top of the page). The page
+ * lag per partition — plus the models' largest coefficients, for a bandit its arms, for a scoring
+ * service its requests/s, latency and predicted probabilities, and the readiness conditions not met
+ * (shown at the top of the page). The page
  * is read-only: nothing it can send changes state, it never parses data as HTML, and every
  * response carries a `default-src 'self'` Content-Security-Policy and `nosniff`.
  */
@@ -77,6 +93,8 @@ export class LiveView {
   private readonly now: () => number;
   private featureNames: readonly string[] = [];
   private previous: { t: number; records: Map<string, number> } | undefined;
+  /** A scoring service's cumulative `POST /predict` counts at the previous frame: by status, and per latency bucket. */
+  private previousServe: { requests: Map<string, number>; latency: number[] } | undefined;
   private timer: NodeJS.Timeout | undefined;
   private sampling: Promise<LiveFrame> | undefined;
 
@@ -186,7 +204,7 @@ export class LiveView {
   private async read(): Promise<LiveFrame> {
     const { metrics, bandit } = this.options;
     const registry = metrics.registry;
-    const values = async (name: string): Promise<(MetricValue<string> & { metricName?: string })[]> => {
+    const values = async (name: string): Promise<Values> => {
       const metric = registry.getSingleMetric(name);
       return metric === undefined ? [] : (await metric.get()).values;
     };
@@ -265,6 +283,33 @@ export class LiveView {
       };
     }
     const notReady = this.options.readiness?.explain();
-    return { t, models: frameModels, lag, deadLetters, queueDepth, notReady, bandit: banditFrame };
+    const serve = registry.getSingleMetric('vbstream_serve_http_requests_total') === undefined ? undefined : await this.readServe(values, elapsed);
+    return { t, models: frameModels, lag, deadLetters, queueDepth, notReady, serve, bandit: banditFrame };
+  }
+
+  /** The scoring service's part of a frame, `elapsed` seconds after the previous one (0 for the first). */
+  private async readServe(values: (name: string) => Promise<Values>, elapsed: number): Promise<LiveServeFrame> {
+    const predict = (labels: MetricValue<string>['labels']): boolean => labels.route === '/predict';
+    const requests = new Map<string, number>();
+    for (const { labels, value } of await values('vbstream_serve_http_requests_total')) if (predict(labels)) requests.set(String(labels.status), value);
+    const latency = cumulativeBuckets(await values('vbstream_serve_http_request_duration_seconds'), predict);
+    const before = this.previousServe;
+    this.previousServe = { requests, latency: latency.cumulative };
+    const requestsPerSecond: { [status: string]: number } = {};
+    for (const [status, total] of requests) requestsPerSecond[status] = before === undefined || elapsed <= 0 ? 0 : Math.max(0, total - (before.requests.get(status) ?? 0)) / elapsed;
+    // requests per latency bucket since the previous frame (none in the first)
+    const recent = latency.cumulative.map((c, i) => (before === undefined ? 0 : c - (before.latency[i] ?? 0)));
+    const counts = recent.map((c, i) => c - (i === 0 ? 0 : recent[i - 1]));
+    const p50 = histogramQuantile(0.5, latency.upper, counts);
+    const p99 = histogramQuantile(0.99, latency.upper, counts);
+    const probability = cumulativeBuckets(await values('vbstream_serve_predicted_probability'));
+    const finite = probability.upper.filter(Number.isFinite);
+    return {
+      requestsPerSecond,
+      latencyMs: p50 === undefined || p99 === undefined ? undefined : { p50: p50 * 1000, p99: p99 * 1000 },
+      predictions: (await values('vbstream_serve_predictions_total'))[0]?.value ?? 0,
+      version: (await values('vbstream_serve_posterior_info')).find((v) => v.value === 1)?.labels.version?.toString(),
+      probability: { upper: finite, count: finite.map((_, i) => probability.cumulative[i] - (i === 0 ? 0 : probability.cumulative[i - 1])) },
+    };
   }
 }

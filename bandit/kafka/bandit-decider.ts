@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { BatchingWriter } from '../../connectors/kafka/batching-writer.js';
 import { ensureTopic } from '../../connectors/kafka/ensure-topic.js';
-import { isRetriableKafkaFailure } from '../../connectors/kafka/is-retriable-kafka-failure.js';
-import type { AdminPort, ConsumerPort, KafkaPort, PortMessage, PortOutgoingMessage, ProducerPort } from '../../connectors/kafka/kafka-port.js';
+import type { AdminPort, ConsumerPort, KafkaPort, PortMessage, ProducerPort } from '../../connectors/kafka/kafka-port.js';
 import { snapshotKey } from '../../connectors/kafka/snapshot-key.js';
 import type { TopicDurability } from '../../connectors/kafka/topic-durability.js';
 import type { BanditPolicy } from '../../src/bandit/bandit-policy.js';
@@ -39,9 +39,6 @@ export interface BanditDeciderOptions {
   readonly unresponsiveAfterMs?: number;
 }
 
-/** How often a decider whose last write failed asks the brokers whether they are back, ms. */
-const PROBE_EVERY_MS = 1_000;
-
 /** 32-bit FNV-1a of a string: a seed per (instance, policy version). */
 const seedOf = (text: string): number => {
   let h = 0x811c9dc5;
@@ -75,21 +72,12 @@ export class BanditDecider {
   private servedRewards = 0;
   private count = 0;
   private lastOffset = -1;
-  private queued: { message: PortOutgoingMessage; done: (error?: unknown) => void }[] = [];
-  private sending = false;
   private loadedWaiters: (() => void)[] = [];
-  /** Start times of the writes in flight (decisions, rewards). */
-  private readonly writes = new Set<{ readonly since: number }>();
-  /** Why the last write failed, until a write or a probe of the brokers succeeds. */
-  private failure: string | undefined;
-  private probe: NodeJS.Timeout | undefined;
-  private probing = false;
-  private stopped = false;
-  private readonly unresponsiveAfterMs: number;
+  private readonly writer: BatchingWriter;
 
   private constructor(private readonly options: BanditDeciderOptions, private readonly producer: ProducerPort, private readonly reader: ConsumerPort, private readonly admin: AdminPort) {
     this.instanceId = options.instanceId ?? randomUUID().replaceAll('-', '').slice(0, 12);
-    this.unresponsiveAfterMs = options.unresponsiveAfterMs ?? 10_000;
+    this.writer = new BatchingWriter(producer, admin, { probeTopic: options.decisionsTopic, unresponsiveAfterMs: options.unresponsiveAfterMs });
   }
 
   /** Creates the decisions (and rewards) topic if missing, connects and starts following the policy topic. */
@@ -131,18 +119,9 @@ export class BanditDecider {
     return this.policy !== undefined;
   }
 
-  /**
-   * What keeps decisions and rewards from being logged, or undefined while the brokers take them:
-   * the last write's failure (until a write succeeds, or the brokers answer the probe the decider
-   * sends every second meanwhile, so that a decider taken out of a load balancer's rotation comes
-   * back), or a write unacknowledged for longer than `unresponsiveAfterMs` (a hung broker).
-   */
+  /** What keeps decisions and rewards from being logged, or undefined while the brokers take them (`BatchingWriter.brokerProblem`). */
   get brokerProblem(): string | undefined {
-    if (this.failure !== undefined) return this.failure;
-    let oldest = Infinity;
-    for (const write of this.writes) oldest = Math.min(oldest, write.since);
-    const waited = Date.now() - oldest;
-    return waited > this.unresponsiveAfterMs ? `no acknowledgement from the brokers for ${Math.floor(waited / 1000)} s (a write is pending)` : undefined;
+    return this.writer.brokerProblem;
   }
 
   /** Resolves once a policy is loaded (rejects after `timeoutMs`). */
@@ -164,10 +143,7 @@ export class BanditDecider {
       decisionId: made.decisionId, arm: made.arm, propensity: made.propensity, propensityMethod: made.propensityMethod, scores: Array.from(made.scores),
       context: Array.from(made.context), decidedAt: Date.now(), instance: this.instanceId, policyRewards: this.servedRewards,
     };
-    await new Promise<void>((resolve, reject) => {
-      this.queued.push({ message: { key: decision.decisionId, value: JSON.stringify(decision) }, done: (error) => (error === undefined ? resolve() : reject(error)) });
-      void this.flush();
-    });
+    await this.writer.append(this.options.decisionsTopic, 'decision', [{ key: decision.decisionId, value: JSON.stringify(decision) }]);
     const metrics = this.options.metrics;
     if (metrics !== undefined) {
       metrics.recordDecision(decision.propensity, decision.arm);
@@ -188,71 +164,16 @@ export class BanditDecider {
     const topic = this.options.rewardsTopic;
     if (topic === undefined) throw new ConfigError('this decider has no rewardsTopic: it takes no rewards', { field: 'rewardsTopic' });
     const record = parseRewardRecord({ decisionId, reward });
-    await this.write(topic, 'the reward', [{ key: record.decisionId, value: JSON.stringify({ decisionId: record.decisionId, reward: record.reward }) }]);
+    await this.writer.write(topic, 'the reward', [{ key: record.decisionId, value: JSON.stringify({ decisionId: record.decisionId, reward: record.reward }) }]);
   }
 
   /** Stops following the policy topic and disconnects (after the queued decisions are logged). */
   async stop(): Promise<void> {
-    while (this.sending || this.queued.length > 0) await new Promise((resolve) => setTimeout(resolve, 10));
-    this.stopped = true;
-    clearTimeout(this.probe);
+    await this.writer.drain();
+    this.writer.stop();
     await this.reader.disconnect();
     await this.producer.disconnect();
     await this.admin.disconnect();
-  }
-
-  private async flush(): Promise<void> {
-    if (this.sending || this.queued.length === 0) return;
-    this.sending = true;
-    const batch = this.queued;
-    this.queued = [];
-    try {
-      await this.write(this.options.decisionsTopic, batch.length === 1 ? 'the decision' : `${batch.length} decisions`, batch.map((q) => q.message));
-      for (const q of batch) q.done();
-    } catch (error) {
-      for (const q of batch) q.done(error);
-    } finally {
-      this.sending = false;
-      void this.flush();
-    }
-  }
-
-  /**
-   * Writes `messages` to `topic` with acks from all in-sync replicas, keeping {@link brokerProblem}
-   * current; a failure is an `io` `VbstreamError` saying what was not written, retriable unless the
-   * client says no retry can cure it.
-   */
-  private async write(topic: string, what: string, messages: PortOutgoingMessage[]): Promise<void> {
-    const write = { since: Date.now() };
-    this.writes.add(write);
-    try {
-      await this.producer.send({ topic, messages, acks: -1 });
-      this.failure = undefined;
-    } catch (cause) {
-      const reason = cause instanceof Error ? cause.message : String(cause);
-      this.failure = `writing to ${topic} failed: ${reason}`;
-      this.probeSoon();
-      throw new VbstreamError('io', `${what} could not be written to ${topic}: ${reason}`, { source: topic }, isRetriableKafkaFailure(cause), { cause });
-    } finally {
-      this.writes.delete(write);
-    }
-  }
-
-  /** While a failure stands, asks the brokers for the decisions topic's offsets every second (one question at a time): an answer clears it. */
-  private probeSoon(): void {
-    if (this.probe !== undefined || this.probing || this.stopped) return;
-    this.probe = setTimeout(() => {
-      this.probe = undefined;
-      if (this.failure === undefined || this.stopped) return;
-      this.probing = true;
-      this.admin.fetchTopicOffsets(this.options.decisionsTopic).then(() => {
-        if (this.writes.size === 0) this.failure = undefined;
-      }, () => undefined).finally(() => {
-        this.probing = false;
-        if (this.failure !== undefined) this.probeSoon();
-      });
-    }, PROBE_EVERY_MS);
-    this.probe.unref();
   }
 
   /** Restores the newest of `messages` that restores (newest first) and swaps it in. */

@@ -1,12 +1,14 @@
+import type { KeyedJoinEvent } from '../../connectors/kafka/keyed-join/keyed-join-event.js';
+
 /**
  * What a {@link BanditLearner} reports as it runs (the learner service prints these as JSON lines):
- * the partitions assigned after each group join, a partition restored (from its state, or fresh),
- * expiry markers written, a partition's state made durable, and the merged policy published
- * (`learned` and `pending` over every partition's durable state).
+ * the keyed-join runtime's events (`KeyedJoinEvent`: the partitions assigned after each group join,
+ * the merged policy published, the brokers becoming unreachable and reachable again), with a
+ * partition restored, expiry markers written and a partition's state made durable in the bandit's
+ * words (decisions and rewards).
  */
 export type BanditLearnerEvent =
-  | { readonly type: 'assigned'; readonly partitions: readonly number[]; readonly generation: number }
+  | Exclude<KeyedJoinEvent, { readonly type: 'restored' | 'expiring' | 'checkpoint' }>
   | { readonly type: 'restored'; readonly partition: number; readonly fromSnapshot: boolean; readonly rewardsOffset: number; readonly decisionsOffset: number; readonly pending: number; readonly learned: number }
   | { readonly type: 'expiring'; readonly decisions: number }
-  | { readonly type: 'checkpoint'; readonly partition: number; readonly rewardsOffset: number; readonly decisionsOffset: number; readonly pending: number; readonly learned: number; readonly chunks: number }
-  | { readonly type: 'published'; readonly partitions: readonly number[]; readonly pending: number; readonly learned: number };
+  | { readonly type: 'checkpoint'; readonly partition: number; readonly rewardsOffset: number; readonly decisionsOffset: number; readonly pending: number; readonly learned: number; readonly chunks: number };

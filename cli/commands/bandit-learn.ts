@@ -6,7 +6,6 @@ import { createKafkaPort } from '../../connectors/kafka/create-kafka-port.js';
 import type { KafkaConnection } from '../../connectors/kafka/kafka-connection.js';
 import { KafkaSnapshotStore } from '../../connectors/kafka/kafka-snapshot-store.js';
 import { reachBrokers } from '../../connectors/kafka/reach-brokers.js';
-import { serveUntilSignal } from '../../connectors/kafka/serve-until-signal.js';
 import { LiveView } from '../../monitoring/live-view.js';
 import { MetricsServer } from '../../monitoring/metrics-server.js';
 import { PipelineMetrics } from '../../monitoring/pipeline-metrics.js';
@@ -14,10 +13,11 @@ import { Readiness } from '../../monitoring/readiness.js';
 import { ConfigError } from '../../src/core/config-error.js';
 import { usageOf } from '../command-help.js';
 import { endpointUrl } from '../../monitoring/endpoint-url.js';
+import { joinLearnerFlagsOf } from '../join-learner-flags-of.js';
 import { jsonObjectFlag } from '../json-object-flag.js';
 import { listenOrExplain } from '../listen-or-explain.js';
-import { metricsEndpointOf } from '../metrics-endpoint-of.js';
 import { numberFlag } from '../number-flag.js';
+import { serveJoinLearner } from '../serve-join-learner.js';
 
 /**
  * `vbstream bandit:learn`, the bandit learner service: a `BanditLearner` joining `--decisions` and
@@ -52,12 +52,7 @@ export async function banditLearnCommand(argv: string[]): Promise<number> {
   createBanditPolicy(config); // a bad policy is refused before anything connects
   const rewardWindowMs = numberFlag('--reward-window-ms', values['reward-window-ms'], 0, { min: 1, integer: false });
   const expiredReward = values['expired-reward'] === undefined ? undefined : numberFlag('--expired-reward', values['expired-reward'], 0, { min: -Infinity, integer: false });
-  const partitions = numberFlag('--partitions', values.partitions, 1, { min: 1 });
-  const snapshotEvery = numberFlag('--snapshot-every', values['snapshot-every'], 1_000, { min: 1 });
-  const sessionTimeoutMs = values['session-timeout-ms'] === undefined ? undefined : numberFlag('--session-timeout-ms', values['session-timeout-ms'], 30_000, { min: 1 });
-  const maxStateRecordBytes = values['max-state-record-bytes'] === undefined ? undefined : numberFlag('--max-state-record-bytes', values['max-state-record-bytes'], 1_000_000, { min: 1 });
-  const endpoint = metricsEndpointOf(values, 9464);
-  const shutdownTimeoutMs = values['shutdown-timeout-ms'] === undefined ? undefined : numberFlag('--shutdown-timeout-ms', values['shutdown-timeout-ms'], 0, { min: 1 }); // default: serveUntilSignal's
+  const { partitions, snapshotEvery, sessionTimeoutMs, maxStateRecordBytes, endpoint, shutdownTimeoutMs } = joinLearnerFlagsOf(values);
 
   const monitoring = new PipelineMetrics({ pipeline: model });
   const metrics = new BanditMetrics(monitoring.registry);
@@ -80,14 +75,5 @@ export async function banditLearnCommand(argv: string[]): Promise<number> {
     rewardWindowMs, expiredReward, partitions, snapshotEvery, metrics, groupId: values['group-id'], sessionTimeoutMs, maxStateRecordBytes,
     onEvent: (event) => process.stdout.write(`${JSON.stringify(event)}\n`),
   });
-  const service = {
-    start: async (onFatal: (error: Error) => void): Promise<void> => {
-      await learner.start(onFatal);
-      readiness.set('learner-started');
-    },
-    stop: () => learner.stop(),
-  };
-  return serveUntilSignal(service, 'bandit learner', () => Promise.all([store.close(), policyStore?.close(), server?.close()]), {
-    shutdownTimeoutMs, stopping: 'writing the final state snapshots and disconnecting from Kafka', onSignal: (signal) => process.stdout.write(`${JSON.stringify({ type: 'stopping', signal })}\n`),
-  });
+  return serveJoinLearner(learner, 'bandit learner', readiness, () => Promise.all([store.close(), policyStore?.close(), server?.close()]), shutdownTimeoutMs);
 }

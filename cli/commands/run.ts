@@ -1,57 +1,11 @@
-import { readFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../../src/core/config-error.js';
-import { DEFAULT_PIPELINE } from '../default-pipeline.js';
-import { parsePipelineConfig, type PipelineConfig } from '../pipeline-config.js';
+import { loadPipelineConfig } from '../load-pipeline-config.js';
+import type { PipelineConfig } from '../pipeline-config.js';
 import { runPipeline } from '../run-pipeline.js';
-import { usageOf } from '../command-help.js';
 
 /** How long the process may linger once the pipeline has ended (open sockets closing), ms. */
 const EXIT_GRACE_MS = 3_000;
-
-async function loadConfig(path: string | undefined): Promise<PipelineConfig> {
-  if (path === undefined) return parsePipelineConfig(DEFAULT_PIPELINE, 'embedded default');
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (cause) {
-    throw new ConfigError(`cannot read the pipeline configuration: ${(cause as Error).message}`, { source: path }, { cause });
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (cause) {
-    throw new ConfigError(`pipeline configuration is not valid JSON: ${(cause as Error).message}`, { source: path }, { cause });
-  }
-  return relativeTo(dirname(resolve(path)), parsePipelineConfig(value, path));
-}
-
-/** Paths in a config file are relative to the file's directory (as in tsconfig.json). */
-function relativeTo(base: string, config: PipelineConfig): PipelineConfig {
-  const at = (path: string) => resolve(base, path);
-  const { source, snapshots, sinks } = config;
-  const ssl = source.type === 'kafka' && typeof source.ssl === 'object' ? {
-    ...source.ssl,
-    caFile: source.ssl.caFile === undefined ? undefined : at(source.ssl.caFile),
-    certFile: source.ssl.certFile === undefined ? undefined : at(source.ssl.certFile),
-    keyFile: source.ssl.keyFile === undefined ? undefined : at(source.ssl.keyFile),
-  } : undefined;
-  const registry = source.type === 'kafka' && source.schemaRegistry?.readerSchemaFile !== undefined
-    ? { ...source.schemaRegistry, readerSchemaFile: at(source.schemaRegistry.readerSchemaFile) }
-    : undefined;
-  return {
-    ...config,
-    source: source.type === 'csv' || source.type === 'jsonl'
-      ? { ...source, path: at(source.path) }
-      : source.type === 'kafka' ? { ...source, ssl: ssl ?? source.ssl, schemaRegistry: registry ?? source.schemaRegistry } : source,
-    snapshots: snapshots.dir === undefined ? snapshots : { ...snapshots, dir: at(snapshots.dir) },
-    sinks: {
-      predictions: sinks.predictions.type === 'jsonl' ? { ...sinks.predictions, path: at(sinks.predictions.path) } : sinks.predictions,
-      badRecords: sinks.badRecords.type === 'jsonl' ? { ...sinks.badRecords, path: at(sinks.badRecords.path) } : sinks.badRecords,
-    },
-  };
-}
 
 /** The command line's overrides of the config: the metrics port (0 = a free one) or none, a synthetic source's rate. */
 function withFlags(config: PipelineConfig, flags: { 'metrics-port'?: string; 'no-metrics': boolean; rate?: string }): PipelineConfig {
@@ -89,7 +43,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       'metrics-port': { type: 'string' }, 'no-metrics': { type: 'boolean', default: false }, rate: { type: 'string' },
     },
   });
-  const config = withFlags(await loadConfig(values.config), values);
+  const config = withFlags(await loadPipelineConfig(values.config), values);
   let stop: (() => void) | undefined;
   let stopping = false;
   const onSignal = (signal: NodeJS.Signals): void => {

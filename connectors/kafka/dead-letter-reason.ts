@@ -13,9 +13,12 @@
  * `maxAbsInput` that the family still cannot take finitely — and rolled back; the model is untouched by it),
  * `unknown-decision` (a bandit reward for a decision the backend does not hold: never logged, or
  * resolved so long ago that it is no longer remembered), `duplicate-reward` (a second reward for a
- * decision already rewarded), `late-reward` (a reward for a decision whose reward window had closed).
+ * decision already rewarded), `late-reward` (a reward for a decision whose reward window had closed),
+ * and the outcome learner's counterparts: `unknown-prediction` (a label for a prediction never logged,
+ * or resolved too long ago to be remembered), `duplicate-outcome` (a second label for a prediction
+ * already labelled), `late-outcome` (a label for a prediction whose label window had closed).
  */
-export type DeadLetterReason = 'oversize' | 'empty' | 'bad-json' | 'bad-avro' | 'unknown-schema' | 'bad-shape' | 'wrong-width' | 'non-numeric' | 'non-finite' | 'out-of-range' | 'bad-label' | 'refused-by-model' | 'non-finite-result' | 'unknown-decision' | 'duplicate-reward' | 'late-reward';
+export type DeadLetterReason = 'oversize' | 'empty' | 'bad-json' | 'bad-avro' | 'unknown-schema' | 'bad-shape' | 'wrong-width' | 'non-numeric' | 'non-finite' | 'out-of-range' | 'bad-label' | 'refused-by-model' | 'non-finite-result' | 'unknown-decision' | 'duplicate-reward' | 'late-reward' | 'unknown-prediction' | 'duplicate-outcome' | 'late-outcome';
 
 /** Every reason, for counters and docs. */
-export const DEAD_LETTER_REASONS: readonly DeadLetterReason[] = ['oversize', 'empty', 'bad-json', 'bad-avro', 'unknown-schema', 'bad-shape', 'wrong-width', 'non-numeric', 'non-finite', 'out-of-range', 'bad-label', 'refused-by-model', 'non-finite-result', 'unknown-decision', 'duplicate-reward', 'late-reward'];
+export const DEAD_LETTER_REASONS: readonly DeadLetterReason[] = ['oversize', 'empty', 'bad-json', 'bad-avro', 'unknown-schema', 'bad-shape', 'wrong-width', 'non-numeric', 'non-finite', 'out-of-range', 'bad-label', 'refused-by-model', 'non-finite-result', 'unknown-decision', 'duplicate-reward', 'late-reward', 'unknown-prediction', 'duplicate-outcome', 'late-outcome'];

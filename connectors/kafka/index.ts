@@ -25,4 +25,18 @@ export { PartitionedLearner, type PartitionedLearnerOptions } from './partitione
 export type { LearnerEvent } from './learner-event.js';
 export { PosteriorCombiner, type PosteriorCombinerOptions, type GlobalPosterior, type SkippedPartition } from './posterior-combiner.js';
 export { readGlobalPosterior } from './read-global-posterior.js';
+export { decodeGlobalPosterior } from './decode-global-posterior.js';
 export { ScoringSink, type ScoringSinkOptions } from './scoring-sink.js';
+export { KeyedJoinLearner, type KeyedJoinLearnerOptions } from './keyed-join/keyed-join-learner.js';
+export type { KeyedJoin } from './keyed-join/keyed-join.js';
+export type { KeyedJoinEvent } from './keyed-join/keyed-join-event.js';
+export type { JoinVocabulary } from './keyed-join/join-vocabulary.js';
+export type { JoinObserver } from './keyed-join/join-observer.js';
+export type { JoinState } from './keyed-join/join-state.js';
+export type { JoinStateCodec, JoinStateIdentity } from './keyed-join/join-state-codec.js';
+export { JoinStateStore, type JoinStateStoreOptions, type EncodedJoinState, type PartitionModel } from './keyed-join/join-state-store.js';
+export { JoinModelCombiner } from './keyed-join/join-model-combiner.js';
+export type { CombinedJoinModel } from './keyed-join/combined-join-model.js';
+export { PendingJoins, type PendingJoin, type PendingJoinKeys, type JoinStatus } from './keyed-join/pending-joins.js';
+export { JoinRefusal } from './keyed-join/join-refusal.js';
+export { parseOutcomeRecord, type OutcomeRecord } from './keyed-join/parse-outcome-record.js';

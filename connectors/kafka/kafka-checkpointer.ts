@@ -3,10 +3,10 @@ import { encodeSnapshotEvent } from '../../src/core/encode-snapshot-event.js';
 import type { SnapshotEvent } from '../../src/core/snapshot-event.js';
 import { VbstreamError } from '../../src/core/vbstream-error.js';
 import type { DeadLetterSink } from './dead-letter-sink.js';
-import { isRetriableKafkaFailure } from './is-retriable-kafka-failure.js';
 import type { LearnerEvent } from './learner-event.js';
 import { snapshotKey } from './snapshot-key.js';
 import type { SnapshotStore } from './snapshot-store.js';
+import { writeWithin } from './write-within.js';
 
 /** What a partition's checkpointer works with. */
 export interface KafkaCheckpointerOptions {
@@ -25,26 +25,6 @@ export interface KafkaCheckpointerOptions {
   /** Runs a write until it succeeds while a Kafka outage may be ridden out (`BrokerOutage.retry`); default: once. */
   readonly retry?: <T>(what: string, attempt: () => Promise<T>) => Promise<T>;
   readonly onEvent?: (event: LearnerEvent) => void;
-}
-
-/**
- * Runs `work`; a failure, or no answer within `ms`, rejects with a `VbstreamError` naming `what`:
- * retriable when the brokers may come back (no answer, a network or broker error), not when
- * trying again cannot help (the record is too large, authorisation).
- */
-async function within<T>(work: () => Promise<T>, ms: number, what: string, where: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new VbstreamError('io', `${what} did not answer within ${ms} ms: check that the brokers are reachable and that ${where} accepts messages of this size`, { field: what, value: ms, source: where }, true)), ms);
-  });
-  try {
-    return await Promise.race([work(), timeout]);
-  } catch (cause) {
-    if (cause instanceof VbstreamError) throw cause;
-    throw new VbstreamError('io', `${what} failed writing to ${where}: ${cause instanceof Error ? cause.message : String(cause)}`, { field: what, source: where }, isRetriableKafkaFailure(cause), { cause });
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 const once = <T>(_what: string, attempt: () => Promise<T>): Promise<T> => attempt();
@@ -80,11 +60,11 @@ export class KafkaCheckpointer implements Checkpointer {
     const nextOffset = event.positions[`${topic}/${partition}`];
     const key = snapshotKey(model, partition);
     if (nextOffset === undefined) throw new VbstreamError('io', `snapshot of ${key} covers no position of ${topic} partition ${partition}`, { source: topic, field: 'positions' });
-    if (deadLetters.pendingCount > 0) await retry(`flushing dead letters to ${topic}.dlq`, () => within(() => deadLetters.flush(), timeoutMs, 'the dead-letter producer', `${topic}.dlq`));
+    if (deadLetters.pendingCount > 0) await retry(`flushing dead letters to ${topic}.dlq`, () => writeWithin(() => deadLetters.flush(), timeoutMs, 'the dead-letter producer', `${topic}.dlq`));
     const records = event.recordsSeen;
     const bytes = encodeSnapshotEvent(event, { topic, partition, nextOffset, records, model, family });
     onEvent?.({ type: 'snapshot-writing', partition, nextOffset, records });
-    await retry(`writing snapshot ${key}`, () => within(() => store.save(key, bytes), timeoutMs, 'the snapshot store', `snapshot ${key}`));
+    await retry(`writing snapshot ${key}`, () => writeWithin(() => store.save(key, bytes), timeoutMs, 'the snapshot store', `snapshot ${key}`));
     this.durable = nextOffset;
     this.durableRecords = records;
     onEvent?.({ type: 'snapshot-durable', partition, nextOffset, records });

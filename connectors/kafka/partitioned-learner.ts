@@ -15,7 +15,10 @@ import { VbstreamError } from '../../src/core/vbstream-error.js';
 import { decodeSnapshotEvent } from '../../src/core/decode-snapshot-event.js';
 import { getFamily } from '../../src/registry.js';
 import type { DecoderSpec } from '../../operators/worker/worker-decoders.js';
+import { AssignmentRestores } from './assignment-restores.js';
+import { batchWork } from './batch-work.js';
 import { BrokerOutage } from './broker-outage.js';
+import { brokerPulse } from './broker-pulse.js';
 import { decodeChunk } from './decode-chunk.js';
 import { DeadLetterShare, type DeadLetterShareOptions, type DeadLetterWindow } from './dead-letter-share.js';
 import type { DeadLetterReason } from './dead-letter-reason.js';
@@ -23,7 +26,8 @@ import { DeadLetterSink, type DeadLetterSinkOptions } from './dead-letter-sink.j
 import { encodeChunk } from './encode-chunk.js';
 import { ensureTopic } from './ensure-topic.js';
 import { KafkaCheckpointer } from './kafka-checkpointer.js';
-import { isRetriableKafkaFailure } from './is-retriable-kafka-failure.js';
+import { LearnerLifecycle } from './learner-lifecycle.js';
+import { learnerTimingsOf, type LearnerTimings } from './learner-timings.js';
 import type { AdminPort, KafkaPort, PortMessage, ProducerPort } from './kafka-port.js';
 import { KafkaSource, type SourceBatch } from './kafka-source.js';
 import type { LearnerEvent } from './learner-event.js';
@@ -33,6 +37,7 @@ import type { RecordSchema } from './record-schema.js';
 import type { DecoderFactory, ValueDecoder } from './value-decoder.js';
 import { restorePartition } from './restore-partition.js';
 import { snapshotKey } from './snapshot-key.js';
+import { stopWithinDeadline } from './stop-within-deadline.js';
 import type { SnapshotStore } from './snapshot-store.js';
 import type { TopicDurability } from './topic-durability.js';
 
@@ -112,19 +117,6 @@ const CLOSE_GRACE_MS = 2_000;
 
 const count = (n: number): string => Math.round(n).toLocaleString('en-US');
 
-/** Resolves after `ms`, or once `signal` is woken (`wake()`), whichever comes first. */
-function sleep(ms: number, waker: { wake?: () => void }): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      waker.wake = undefined;
-      resolve();
-    }
-    waker.wake = done;
-  });
-}
-
 /**
  * One model per assigned partition of a topic, fed by a consumer group, with exactly-once posterior
  * state, on the same runtime as a file pipeline. Its parts, along the consumer's own roles:
@@ -162,14 +154,11 @@ export class PartitionedLearner {
   private readonly snapshotEveryMs: number;
   private readonly chunkSize: number;
   private readonly queueCapacity: number;
-  private readonly writeTimeoutMs: number;
-  private readonly watchMs: number;
-  private readonly shutdownTimeoutMs: number;
+  private readonly timings: LearnerTimings;
   private readonly outage: BrokerOutage;
   private readonly runs = new Map<number, PartitionRun>();
-  private readonly restoring = new Map<number, { generation: number; run: Promise<PartitionRun> }>();
   /** The restore of every partition assigned at a generation: batches wait for it. */
-  private gate: { generation: number; restored: Promise<boolean> } | undefined;
+  private readonly restores: AssignmentRestores<PartitionRun>;
   private readonly shares = new Map<number, DeadLetterShare>();
   private readonly alarms = new Map<number, string>();
   /** Per partition, the end offset and the earliest offset, as last read. */
@@ -185,12 +174,7 @@ export class PartitionedLearner {
   private commitTimer: NodeJS.Timeout | undefined;
   private watching: Promise<void> | undefined;
   private readonly watchWaker: { wake?: () => void } = {};
-  private fatal: ((error: Error) => void) | undefined;
-  private failure: Error | undefined;
-  private stopping = false;
-  private stopped: Promise<void> | undefined;
-  private starting: Promise<void> | undefined;
-  private started = false;
+  private readonly life = new LearnerLifecycle();
   private applied = 0;
 
   constructor(private readonly port: KafkaPort, private readonly store: SnapshotStore, readonly options: PartitionedLearnerOptions) {
@@ -203,9 +187,7 @@ export class PartitionedLearner {
     this.snapshotEveryMs = optionChecks.positive('snapshotEveryMs', options.snapshotEveryMs, 10_000);
     this.chunkSize = optionChecks.positiveInteger('chunkSize', options.chunkSize, 1_000);
     this.queueCapacity = optionChecks.positiveInteger('queueCapacity', options.queueCapacity, 20_000);
-    this.writeTimeoutMs = optionChecks.positive('writeTimeoutMs', options.writeTimeoutMs, 60_000);
-    this.watchMs = optionChecks.positive('watchMs', options.watchMs, 1_000);
-    this.shutdownTimeoutMs = optionChecks.positive('shutdownTimeoutMs', options.shutdownTimeoutMs, 30_000);
+    this.timings = learnerTimingsOf(options);
     optionChecks.oneOf('missingSnapshot', options.missingSnapshot, 'fail', ['fail', 'from-earliest']);
     new DeadLetterShare(options.deadLetterAlarm); // checks the alarm's options
     const maxOutageMs = optionChecks.positive('maxOutageMs', options.maxOutageMs, 300_000);
@@ -218,6 +200,10 @@ export class PartitionedLearner {
         options.onEvent?.(change);
       },
       expired: (error) => this.fail(error),
+    });
+    this.restores = new AssignmentRestores({
+      restore: (p, generation) => this.restore(p, generation), outage: this.outage, readiness,
+      generation: () => this.source?.generation, stopping: () => this.life.stopping, fail: (error) => this.fail(error),
     });
     const scratch = this.workerDecoder === undefined ? this.chunkSize : 0; // decoding here needs it
     this.x = new Float64Array(scratch * options.schema.dim);
@@ -236,9 +222,7 @@ export class PartitionedLearner {
    * `maxOutageMs`. A {@link stop} while starting ends the start (it rejects).
    */
   start(onFatal: (error: Error) => void): Promise<void> {
-    this.fatal = onFatal;
-    this.starting ??= this.begin();
-    return this.starting;
+    return this.life.start(onFatal, () => this.begin());
   }
 
   private async begin(): Promise<void> {
@@ -257,20 +241,14 @@ export class PartitionedLearner {
     source.onAssignment((assigned, generation) => this.assigned(assigned, generation));
     source.onRestart((error) => this.outage.failed('fetching records', error));
     await this.outage.retry('joining the consumer group', () => source.start((batch) => {
-      // vbstream's own non-retriable errors (a snapshot that does not fit the model) stop the
-      // service; the rest (a rebalance under way) go back to the consumer, which rejoins or fetches
-      // the batch again (and reports a crash it cannot recover).
-      const work = this.stopping || this.failure !== undefined ? Promise.resolve() : this.consume(batch).catch((error: unknown) => {
-        if (error instanceof VbstreamError && !error.retriable) this.fail(error);
-        else if (!this.stopping) throw error;
-      });
+      const work = batchWork(this.life.stopping || this.life.failure !== undefined, () => this.consume(batch), () => this.life.stopping, (error) => this.fail(error));
       this.inflight = work.catch(() => undefined);
       return work;
     }, (error) => this.fail(error)));
     this.commitTimer = setInterval(() => { for (const run of this.runs.values()) void run.checkpointer.commitOwed(); }, COMMIT_RETRY_MS);
     this.commitTimer.unref();
     this.watching = this.watch();
-    this.started = true;
+    this.life.started = true;
     this.options.readiness?.set('source-consuming');
   }
 
@@ -321,26 +299,25 @@ export class PartitionedLearner {
    * if a pipeline failed. Calling it again returns the same promise.
    */
   stop(): Promise<void> {
-    this.stopped ??= this.shutdown();
-    return this.stopped;
+    return this.life.stop(() => this.shutdown());
   }
 
   private async shutdown(): Promise<void> {
     const source = this.source;
-    this.stopping = true;
+    this.life.stopping = true;
     clearInterval(this.commitTimer);
     this.watchWaker.wake?.();
     this.options.readiness?.set('source-consuming', false);
-    if (!this.started) { // stopped while starting (the brokers down, say): nothing was learned, so nothing to save
+    if (!this.life.started) { // stopped while starting (the brokers down, say): nothing was learned, so nothing to save
       this.outage.close();
-      const starting = this.starting?.catch(() => undefined);
+      const starting = this.life.starting?.catch(() => undefined);
       await Promise.race([Promise.allSettled([starting, source?.stop(), this.producer?.disconnect(), this.admin?.disconnect()]), new Promise((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref())]);
       return;
     }
     if (source === undefined) return;
     const drain = async (): Promise<PromiseSettledResult<void>[]> => {
       await this.inflight;
-      await Promise.allSettled([...this.restoring.values()].map((r) => r.run));
+      await this.restores.settled();
       const current = [...this.runs.values()].filter((run) => run.generation === source.generation && run.failure === undefined);
       const finished = await Promise.allSettled(current.map(async (run) => {
         await run.finish();
@@ -349,36 +326,27 @@ export class PartitionedLearner {
       await source.stop().catch(() => undefined); // a member that cannot leave (the brokers are down) is dropped at its session timeout
       return finished;
     };
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<'deadline'>((resolve) => { timer = setTimeout(() => resolve('deadline'), this.shutdownTimeoutMs); });
-    const outcome = await Promise.race([drain(), deadline]);
-    clearTimeout(timer);
-    const unsaved = [...this.runs.values()].filter((run) => run.nextOffset !== null && (run.checkpointer.durableOffset ?? -1) < run.nextOffset).map((run) => run.partition).sort((a, b) => a - b);
-    this.outage.close();
-    const closing = Promise.allSettled([
-      ...[...this.runs.values()].map((run) => run.retire()),
-      ...(outcome === 'deadline' ? [source.stop()] : []),
-      this.producer?.disconnect(),
-      this.admin?.disconnect(),
-    ]);
-    this.runs.clear();
-    await this.watching;
-    if (outcome === 'deadline') {
-      await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref())]);
-      const why = this.failure?.message ?? (this.outage.down ? 'Kafka is unreachable' : 'the models did not finish');
-      const which = unsaved.length === 0 ? 'the group could not be left' : `the final snapshot${unsaved.length === 1 ? '' : 's'} of partition${unsaved.length === 1 ? '' : 's'} ${unsaved.join(', ')} of ${this.options.topic} could not be written`;
-      throw new VbstreamError('io', `stopping took longer than shutdownTimeoutMs (${this.shutdownTimeoutMs} ms) allows (${why}): ${which}; ` +
-        'each partition keeps its last durable snapshot and committed offset, so a restart learns the rest exactly once', {});
-    }
-    await closing;
-    const failed = outcome.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failed !== undefined) throw failed.reason;
+    const close = async (timedOut: boolean): Promise<{ unsaved: number[]; closing: Promise<unknown> }> => {
+      const unsaved = [...this.runs.values()].filter((run) => run.nextOffset !== null && (run.checkpointer.durableOffset ?? -1) < run.nextOffset).map((run) => run.partition).sort((a, b) => a - b);
+      this.outage.close();
+      const closing = Promise.allSettled([
+        ...[...this.runs.values()].map((run) => run.retire()),
+        ...(timedOut ? [source.stop()] : []),
+        this.producer?.disconnect(),
+        this.admin?.disconnect(),
+      ]);
+      this.runs.clear();
+      await this.watching;
+      return { unsaved, closing };
+    };
+    await stopWithinDeadline({
+      timeoutMs: this.timings.shutdownTimeoutMs, drain, close, graceMs: CLOSE_GRACE_MS, outage: this.outage, failure: () => this.life.failure,
+      unfinished: 'the models did not finish', save: 'snapshot', kept: 'snapshot and committed offset', topic: this.options.topic,
+    });
   }
 
   private fail(error: unknown): void {
-    if (this.failure !== undefined) return;
-    this.failure = error instanceof Error ? error : new Error(String(error));
-    this.fatal?.(this.failure);
+    this.life.fail(error);
   }
 
   /** After a group join: retires revoked partitions and restores every assigned one; batches wait until all are restored, and a restore that fails stops the service at once. */
@@ -394,30 +362,7 @@ export class PartitionedLearner {
       }
     }
     this.options.onEvent?.({ type: 'assigned', partitions, generation });
-    const { readiness } = this.options;
-    readiness?.set('model-restored', false);
-    const restored = this.outage.retry('restoring the assigned partitions', async () => {
-      if (this.source?.generation !== generation || this.stopping) return false;
-      await Promise.all(partitions.map((p) => this.runOf(p, generation)));
-      return true;
-    }).then((done) => {
-      if (done && this.source?.generation === generation) readiness?.set('model-restored');
-      return done;
-    }, (error: unknown) => {
-      if (this.source?.generation === generation && !this.stopping) this.fail(error);
-      return false;
-    });
-    this.gate = { generation, restored };
-  }
-
-  private runOf(p: number, generation: number): Promise<PartitionRun> {
-    const current = this.restoring.get(p);
-    if (current !== undefined && current.generation === generation) return current.run;
-    const run = this.restore(p, generation);
-    const entry = { generation, run };
-    this.restoring.set(p, entry);
-    run.catch(() => { if (this.restoring.get(p) === entry) this.restoring.delete(p); });
-    return run;
+    this.restores.assigned(partitions, generation);
   }
 
   private async restore(p: number, generation: number): Promise<PartitionRun> {
@@ -430,7 +375,7 @@ export class PartitionedLearner {
       partition: p, generation, learner, close, nextOffset, queueCapacity: this.queueCapacity, evaluate: this.options.evaluate ?? false, everyMs: this.snapshotEveryMs,
       source: { pause: () => source.pause([p]), resume: () => source.resume([p]) },
       checkpointer: new KafkaCheckpointer({
-        topic, partition: p, model, family, store: this.store, deadLetters: this.deadLetters as DeadLetterSink, timeoutMs: this.writeTimeoutMs,
+        topic, partition: p, model, family, store: this.store, deadLetters: this.deadLetters as DeadLetterSink, timeoutMs: this.timings.writeTimeoutMs,
         commit: (offset) => source.commit(p, offset), owned: () => source.generation === generation && source.assigned.includes(p),
         retry: (what, attempt) => this.outage.retry(what, attempt),
         onEvent: this.options.onEvent,
@@ -440,7 +385,7 @@ export class PartitionedLearner {
       updated: (event) => this.updated(p, event),
       failed: (error) => this.fail(error),
     });
-    if (this.restoring.get(p)?.generation !== generation || this.stopping) {
+    if (!this.restores.wanted(p, generation) || this.life.stopping) {
       await run.retire(); // superseded by a newer join while restoring
       return run;
     }
@@ -580,21 +525,17 @@ export class PartitionedLearner {
   }
 
   /** Reads the end offsets every `watchMs` until stopped: the lag of every assigned partition, and the brokers' pulse (a failure starts an outage, a success ends it). */
-  private async watch(): Promise<void> {
+  private watch(): Promise<void> {
     const admin = this.admin as AdminPort;
-    while (!this.stopping && this.failure === undefined) {
-      try {
-        const offsets = await admin.fetchTopicOffsets(this.options.topic);
-        this.outage.succeeded();
+    return brokerPulse({
+      read: () => admin.fetchTopicOffsets(this.options.topic),
+      seen: (offsets) => {
         for (const { partition, high, low } of offsets) this.ends.set(partition, { high: Number(high), low: Number(low) });
         for (const [p, run] of this.runs) this.setLag(p, run);
-      } catch (error) {
-        if (this.stopping) break;
-        if (isRetriableKafkaFailure(error)) this.outage.failed('reading end offsets', error);
-        else this.fail(error);
-      }
-      await sleep(this.watchMs, this.watchWaker);
-    }
+      },
+      outage: this.outage, everyMs: this.timings.watchMs, waker: this.watchWaker,
+      running: () => !this.life.stopping && this.life.failure === undefined, stopping: () => this.life.stopping, fail: (error) => this.fail(error),
+    });
   }
 
   /** Decodes `messages[from, to)` in this thread (models in this thread, or a custom decoder such as Avro's, whose schema lookups are this thread's I/O); refused records to the dead letters. */
@@ -614,8 +555,7 @@ export class PartitionedLearner {
   private async consume(batch: SourceBatch): Promise<void> {
     const source = this.source as KafkaSource;
     const p = batch.partition;
-    const gate = this.gate;
-    if (gate === undefined || gate.generation !== batch.generation || !(await gate.restored)) return;
+    if (!(await this.restores.admit(batch.generation))) return;
     const run = this.runs.get(p);
     if (run === undefined || run.generation !== batch.generation || run.failure !== undefined || !run.live) return;
     run.highWatermark = Math.max(run.highWatermark, batch.highWatermark);

@@ -241,13 +241,42 @@
     }
   }
 
+  function renderServe(x) {
+    const frames = state.frames.filter((f) => f.serve !== undefined);
+    if (frames.length === 0) return;
+    const last = frames[frames.length - 1].serve;
+    const statuses = keysOf((f) => f.serve?.requestsPerSecond);
+    const rates = statuses.map((status) => ({ label: status, values: state.frames.map((f) => f.serve?.requestsPerSecond[status] ?? null) }));
+    if (statuses.length > 1) rates.push({ label: 'total', values: state.frames.map((f) => (f.serve === undefined ? null : Object.values(f.serve.requestsPerSecond).reduce((a, b) => a + b, 0))), width: 2.5, stroke: '#222' });
+    const requests = panel('serve', 'serve-requests', 'Requests', 'POST /predict answered per second, by HTTP status');
+    draw('serve-requests', requests.chart, x, rates);
+    requests.extra.replaceChildren(table(['posterior served', 'rows predicted'], [[last.version ?? 'none yet', count(last.predictions)]]));
+    draw('serve-latency', panel('serve', 'serve-latency', 'Latency (ms)', 'POST /predict between frames: median and 99th percentile, from the latency histogram\'s buckets').chart, x, [
+      { label: 'p50', values: state.frames.map((f) => f.serve?.latencyMs?.p50 ?? null) },
+      { label: 'p99', values: state.frames.map((f) => f.serve?.latencyMs?.p99 ?? null) },
+    ]);
+    const { upper, count: counts } = last.probability;
+    if (counts.some((c) => c > 0)) {
+      const centres = upper.map((u, i) => (u + (i === 0 ? 0 : upper[i - 1])) / 2);
+      draw('serve-probability', panel('serve', 'serve-probability', 'Predicted probabilities', 'predicted p(y = 1) of the rows answered so far: rows per bin').chart, centres, [
+        { label: 'rows', values: counts, stroke: '#9ecae1', fill: 'rgba(158, 202, 225, 0.6)', paths: uPlot.paths.bars({ size: [0.9] }), points: { show: false } },
+      ], { scales: { x: { time: false, range: [0, 1] }, y: {} }, axes: [{ label: 'predicted p(y = 1)' }, { label: 'rows' }] });
+    }
+  }
+
   function render() {
     if (state.frames.length === 0) return;
     const x = times();
-    renderFlow(x);
-    renderLearning(x);
-    renderPosterior(x);
-    renderDurability(x);
+    renderServe(x);
+    // A scoring service learns nothing itself: the learner's sections stay hidden on its page.
+    const learner = keysOf((f) => f.models).length > 0 || !state.frames.some((f) => f.serve !== undefined);
+    for (const id of ['flow', 'learning', 'posterior', 'durability']) document.getElementById(id).hidden = !learner;
+    if (learner) {
+      renderFlow(x);
+      renderLearning(x);
+      renderPosterior(x);
+      renderDurability(x);
+    }
     renderPartitions(x);
     renderBandit(x);
     const alerts = document.getElementById('alerts');

@@ -1,5 +1,6 @@
 import { BanditMetrics } from '../../bandit/kafka/bandit-metrics.js';
 import { PipelineMetrics } from '../../monitoring/pipeline-metrics.js';
+import { OutcomeMetrics } from '../../serve/outcome-metrics.js';
 
 const PROMQL_WORDS = new Set(['sum', 'min', 'max', 'by', 'on', 'and', 'rate', 'increase', 'delta', 'histogram_quantile', 'le', 'model', 'partition', 'reason', 'topic', 'label_values', 'pipeline', 'instance', 'outcome', 'route', 'status', 'job', 'condition', 'up']);
 
@@ -9,10 +10,11 @@ export function metricNames(expr: string): string[] {
     .concat([...expr.matchAll(/\bvbstream_[a-z0-9_]+/g)].map((m) => m[0]));
 }
 
-/** Every series name vbstream's registries export (the pipeline's and the bandit services'), histograms with their `_bucket`, `_sum` and `_count`. */
+/** Every series name vbstream's registries export (the pipeline's, the bandit services' and the outcome learner's), histograms with their `_bucket`, `_sum` and `_count`. */
 export async function exportedNames(): Promise<Set<string>> {
   const metrics = new PipelineMetrics();
   new BanditMetrics(metrics.registry); // the bandit services serve both on one registry
+  new OutcomeMetrics(metrics.registry, 'classification'); // so does the outcome learner
   const names = new Set<string>();
   for (const metric of await metrics.registry.getMetricsAsJSON()) {
     names.add(metric.name);

@@ -56,7 +56,7 @@ describe('the packed tarball in a fresh project (real broker with SASL, real sch
   });
 
   it('ships the compiled library, CLI, live page (uPlot bundled), dashboard, scrape config, config schema and licence; no benchmarks, examples, tests or source maps', () => {
-    for (const path of ['dist/src/index.js', 'dist/src/index.d.ts', 'dist/connectors/kafka/index.js', 'dist/monitoring/index.d.ts', 'dist/operators/index.js', 'dist/connectors/file/index.js', 'dist/src/bandit/index.js', 'dist/src/bandit/index.d.ts', 'dist/bandit/kafka/index.js', 'dist/bandit/kafka/index.d.ts', 'dist/cli/vbstream.js',
+    for (const path of ['dist/src/index.js', 'dist/src/index.d.ts', 'dist/connectors/kafka/index.js', 'dist/monitoring/index.d.ts', 'dist/operators/index.js', 'dist/connectors/file/index.js', 'dist/src/bandit/index.js', 'dist/src/bandit/index.d.ts', 'dist/bandit/kafka/index.js', 'dist/bandit/kafka/index.d.ts', 'dist/serve/index.js', 'dist/serve/index.d.ts', 'dist/cli/vbstream.js',
       'monitoring/grafana-dashboard.json', 'monitoring/prometheus.yml', 'schema/pipeline-config.schema.json', 'LICENSE', 'README.md', 'package.json',
       ...['index.html', 'live.js', 'live.css', 'uPlot.iife.min.js', 'uPlot.min.css', 'uPlot.LICENSE'].map((file) => `dist/monitoring/live/${file}`)]) expect(files).toContain(path);
     expect(files.filter((f) => /^dist\/(bench|examples|scripts|test)\/|\.map$|^src\/|^test\//.test(f))).toEqual([]);
