@@ -9,7 +9,7 @@ export interface CommandHelp {
 /** Every command's help, in the order `vbstream help` lists them. */
 export const COMMAND_HELP: { readonly [command: string]: CommandHelp } = {
   run: {
-    summary: 'run a streaming pipeline from a config file (or the embedded default: synthetic data, vb-logit-online)',
+    summary: 'run a streaming pipeline from a config file (or the embedded default: synthetic data, adf-logit)',
     usage: 'vbstream run [--config pipeline.json] [--resume] [--metrics-port <port> | --no-metrics] [--rate <records/s>]',
     options: [
       ['--config <file>', 'pipeline declaration (JSON; schema in schema/pipeline-config.schema.json); paths in it are relative to the file. Default: the embedded synthetic pipeline'],

@@ -29,7 +29,7 @@ function withFlags(config: PipelineConfig, flags: { 'metrics-port'?: string; 'no
 
 /**
  * `vbstream run`: the pipeline declared in `--config` (see `examples/pipeline.json`), or the
- * embedded default (a synthetic logistic stream through vb-logit-online in a worker, snapshots to
+ * embedded default (a synthetic logistic stream through adf-logit in a worker, snapshots to
  * ./snapshots). `--resume` restarts from the latest snapshot. SIGINT/SIGTERM stop the source,
  * drain in-flight records, write a final snapshot and exit 0; a second signal exits at once (130).
  * Metrics, /healthz and /readyz are served on 127.0.0.1 (`metrics.port`, default 9464;

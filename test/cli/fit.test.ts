@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { expectClose } from '../helpers/close.js';
 import { readReferenceJson, referencePath } from '../helpers/reference.js';
 import { runVbstream } from '../helpers/run-vbstream.js';
+import { separableStream } from '../helpers/separable-stream.js';
 
 const work = mkdtempSync(join(tmpdir(), 'vbstream-cli-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -170,6 +171,18 @@ describe('vbstream fit --model adf-logit / adf-probit', () => {
     expect(posterior.extras.logdetV).toBe(direct.posterior.logDetV);
     const { prob } = JSON.parse(readFileSync(pred, 'utf8')) as { prob: number[] };
     expect(prob).toEqual(rows.map((r) => direct.predict(Float64Array.of(r[0], r[1])).mean));
+  });
+
+  it('adf-logit learns a near-separable CSV (n = 60, p = 3, prior N(0, 10 I), defaults) that it used to refuse (issue 28, item 1)', () => {
+    const data = separableStream(60, 3, 38, 2, 0.05, 'file');
+    const train = join(work, 'near-separable.csv');
+    writeFileSync(train, `a,b,c,y\n${Array.from(data.y, (y, r) => [...data.x.subarray(r * 3, r * 3 + 3), y].join(',')).join('\n')}\n`);
+    const out = join(work, 'near-separable.json');
+    const run = vbstream('fit', '--model', 'adf-logit', '--input', train, '--out', out, '--options', '{"prior":{"covariance":10}}');
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const posterior = JSON.parse(readFileSync(out, 'utf8')) as { mean: number[]; cov: number[][] };
+    expect([...posterior.mean, ...posterior.cov.flat()].every(Number.isFinite)).toBe(true);
   });
 });
 

@@ -13,6 +13,10 @@ describe('pipeline config: metrics and rate', () => {
     expect(parsePipelineConfig(DEFAULT_PIPELINE, 'embedded default').metrics).toEqual({ port: 9464, host: '127.0.0.1', pipeline: 'default' });
   });
 
+  it('the embedded default (`npm start`) learns with adf-logit, the family the README recommends (issue 28, item 10)', () => {
+    expect(parsePipelineConfig(DEFAULT_PIPELINE, 'embedded default').model.family).toBe('adf-logit');
+  });
+
   it('metrics: false turns the endpoint off; a port outside 0–65535 and a non-positive rate are refused with their paths', () => {
     const base = { source: { type: 'synthetic' }, model: { family: 'vb-logit-online' } };
     expect(parsePipelineConfig({ ...base, metrics: false }, 'test').metrics).toBe(false);

@@ -56,7 +56,7 @@ function scrapeUntil(port: number, ready: (samples: Sample[]) => boolean, what: 
 const value = (samples: Sample[], name: string, labels: Record<string, string> = {}): number | undefined =>
   samples.some((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v)) ? sampleValue(samples, name, labels) : undefined;
 
-const model = { model: 'vb-logit-online', partition: '' };
+const model = { model: 'adf-logit', partition: '' };
 
 describe('vbstream run serves metrics and health', () => {
   it('a worker-run pipeline (the embedded default): the worker\'s deltas reach /metrics, /healthz and /readyz answer, SIGINT closes the endpoint', async () => {

@@ -36,10 +36,10 @@ function runUntilProgressThenInterrupt(cwd: string, args: string[] = []): Promis
   });
 }
 
-function latestSnapshot(dir: string) {
+function latestSnapshot(dir: string, family = 'adf-logit') {
   const files = readdirSync(dir).filter((f) => f.endsWith('.vbsnap')).sort();
   const path = join(dir, files.at(-1)!);
-  return { path, ...restoreSnapshotEvent(new Uint8Array(readFileSync(path)), path, { family: 'vb-logit-online' }) };
+  return { path, ...restoreSnapshotEvent(new Uint8Array(readFileSync(path)), path, { family }) };
 }
 
 describe('vbstream run (end to end, as a child process)', () => {
@@ -53,7 +53,7 @@ describe('vbstream run (end to end, as a child process)', () => {
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
     expect(first.stdout.split('\n')[0]).toMatch(/^metrics: http:\/\/127\.0\.0\.1:\d+\/metrics/);
-    expect(first.stdout).toMatch(/synthetic logistic stream .* vb-logit-online \(d=10\) in a worker thread/);
+    expect(first.stdout).toMatch(/synthetic logistic stream .* adf-logit \(d=10\) in a worker thread/);
     expect(first.stdout).toMatch(/SIGINT: stopping the source, draining in-flight records, writing a final snapshot/);
     const inModel = Number(/, ([\d,]+) in the model/.exec(first.stdout)![1].replaceAll(',', ''));
     const finalPath = /final snapshot: (.*)$/m.exec(first.stdout)![1];
@@ -189,7 +189,7 @@ describe('vbstream run (end to end, as a child process)', () => {
     writeFileSync(join(dir, 'pipeline.json'), JSON.stringify({ source: { type: 'synthetic', records: 300 }, model: { family: 'vb-logit-online' }, worker: false, metrics: false, snapshots: { dir: 'snaps' } }));
     const first = spawnSync(process.execPath, [cli, 'run', '--config', 'pipeline.json'], { cwd: dir, encoding: 'utf8' });
     expect(first.status).toBe(0);
-    const { path, event, meta } = latestSnapshot(join(dir, 'snaps'));
+    const { path, event, meta } = latestSnapshot(join(dir, 'snaps'), 'vb-logit-online');
     const snapshot = event.snapshot;
     const w = snapshot.arrays.w.slice();
     w[2] = Number.NaN;

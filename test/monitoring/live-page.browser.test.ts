@@ -56,16 +56,16 @@ describe('the live page in Chromium', () => {
     await page.waitForFunction(() => {
       const live = (window as unknown as { vbstreamLive?: { charts: Map<string, { data: (number | null)[][] }>; frames(): number } }).vbstreamLive;
       const rates = live?.charts.get('throughput')?.data[1] ?? [];
-      return live !== undefined && live.frames() >= 6 && live.charts.has('coefficients vb-logit-online') && live.charts.has('reliability vb-logit-online') && rates.some((rate) => rate !== null && rate > 0);
+      return live !== undefined && live.frames() >= 6 && live.charts.has('coefficients adf-logit') && live.charts.has('reliability adf-logit') && rates.some((rate) => rate !== null && rate > 0);
     });
     const first = await readCharts(page);
-    expect(first.throughput.labels).toEqual(['vb-logit-online']);
-    expect(first['log-loss'].labels).toEqual(['vb-logit-online']);
-    expect(first.brier.labels).toEqual(['vb-logit-online']);
-    expect(first.snapshots.labels).toEqual(['vb-logit-online']);
-    expect(first['reliability vb-logit-online'].labels).toEqual(['perfect calibration', 'observed (≥ 30 records)', 'observed (< 30 records)', 'records']);
-    expect(first['reliability vb-logit-online'].points).toBe(10);
-    const coefficients = first['coefficients vb-logit-online'].labels;
+    expect(first.throughput.labels).toEqual(['adf-logit']);
+    expect(first['log-loss'].labels).toEqual(['adf-logit']);
+    expect(first.brier.labels).toEqual(['adf-logit']);
+    expect(first.snapshots.labels).toEqual(['adf-logit']);
+    expect(first['reliability adf-logit'].labels).toEqual(['perfect calibration', 'observed (≥ 30 records)', 'observed (< 30 records)', 'records']);
+    expect(first['reliability adf-logit'].points).toBe(10);
+    const coefficients = first['coefficients adf-logit'].labels;
     expect(coefficients).toHaveLength(30);
     expect(coefficients).toContain('bias');
     expect(coefficients).toContain('bias +2σ');
@@ -81,7 +81,7 @@ describe('the live page in Chromium', () => {
     // The page keeps following the run: once it has drawn another 4,000 records in the reliability
     // histogram (4 windows of the prequential mean), every curve has moved.
     const histogramRecords = () => page.evaluate(() => {
-      const counts = (window as unknown as { vbstreamLive: { charts: Map<string, { data: (number | null)[][] }> } }).vbstreamLive.charts.get('reliability vb-logit-online')?.data[4] ?? [];
+      const counts = (window as unknown as { vbstreamLive: { charts: Map<string, { data: (number | null)[][] }> } }).vbstreamLive.charts.get('reliability adf-logit')?.data[4] ?? [];
       return counts.reduce<number>((sum, n) => sum + (n ?? 0), 0);
     });
     const drawn = await histogramRecords();
@@ -89,8 +89,8 @@ describe('the live page in Chromium', () => {
     const second = await readCharts(page);
     expect(second.throughput.points).toBeGreaterThan(first.throughput.points);
     expect(second['log-loss'].last[0]).not.toBe(first['log-loss'].last[0]);
-    const recordsIn = (reading: typeof first) => reading['reliability vb-logit-online'].last[3];
-    expect(second['reliability vb-logit-online'].last).not.toEqual(first['reliability vb-logit-online'].last);
+    const recordsIn = (reading: typeof first) => reading['reliability adf-logit'].last[3];
+    expect(second['reliability adf-logit'].last).not.toEqual(first['reliability adf-logit'].last);
     expect(recordsIn(second)).not.toBeNull();
     expect(await page.evaluate(() => document.querySelectorAll('canvas').length)).toBeGreaterThanOrEqual(7);
     await screenshot(page, 'vbstream-run');

@@ -10,7 +10,7 @@ import { waitFor } from '../helpers/wait-for.js';
 
 /**
  * The real Prometheus (Debian package `prometheus`) scraping `vbstream run` — the embedded default
- * pipeline (vb-logit-online in a worker thread), paced at 5,000 records/s so that it outlives the
+ * pipeline (adf-logit in a worker thread), paced at 5,000 records/s so that it outlives the
  * scrapes — on 127.0.0.1.
  */
 
@@ -105,7 +105,7 @@ describe('a real Prometheus scraping vbstream run', () => {
 
   it('finds the expected series with sensible values', async () => {
     expect(await single('up{job="vbstream"}')).toBe(1);
-    const learned = 'vbstream_records_total{job="vbstream",status="learned",model="vb-logit-online",pipeline="default"}';
+    const learned = 'vbstream_records_total{job="vbstream",status="learned",model="adf-logit",pipeline="default"}';
     const first = await waitFor(async () => {
       const v = await single(learned);
       return v > 0 && v;

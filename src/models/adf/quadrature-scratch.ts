@@ -8,6 +8,8 @@ export interface QuadratureScratch {
   readonly logTerms: Float64Array;
   readonly slopes: Float64Array;
   readonly curvatures: Float64Array;
+  /** ℓ, ℓ′, ℓ″ at one point. */
+  readonly point: Float64Array;
 }
 
 /** Scratch for an `n`-node rule. */
@@ -16,6 +18,6 @@ export function quadratureScratch(n: number): QuadratureScratch {
   const halfLogPi = 0.5 * Math.log(Math.PI);
   return {
     nodes: rule.nodes, logWeights: rule.weights.map((w) => Math.log(w) - halfLogPi),
-    logTerms: new Float64Array(n), slopes: new Float64Array(n), curvatures: new Float64Array(n),
+    logTerms: new Float64Array(n), slopes: new Float64Array(n), curvatures: new Float64Array(n), point: new Float64Array(3),
   };
 }

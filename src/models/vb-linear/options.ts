@@ -19,7 +19,7 @@ export interface VbLinearOptions {
   /**
    * Refit q(α) (the O(d³) VB fixed point, warm-started) when the weighted records since the last
    * refit reach this fraction of N (N counted as at least 10·d, so refits cost O(d²) per record
-   * amortised); between refits each record updates q(w, τ) exactly for the E[α] held, in O(d²).
+   * amortised), and on every update while N < 2d; between refits each record updates q(w, τ) exactly for the E[α] held, in O(d²).
    * Default 0.1; 0 refits on every update (the batch VB fit after each).
    */
   readonly refitFraction?: number;
@@ -36,5 +36,5 @@ export const VB_LINEAR_OPTION_DOCS: OptionDocs = {
   tol: 'relative change of the variational bound that stops the fit (default 1e-5)',
   maxIter: 'maximum VB passes per fit (default 500)',
   pruneThreshold: 'vb-linear-ard only: a weight whose marginal-likelihood-optimal prior precision (Tipping & Faul 2003; infinite when the data do not favour it) reaches this is pruned — mean exactly 0, its row and column of the covariance 0, out of the rest of the fit (scikit-learn threshold_lambda; default 1e4; Infinity: no pruning)',
-  refitFraction: 'refit the precisions E[α] (O(d³), warm-started) when the weighted records since the last refit reach this fraction of N (N counted as at least 10·d); between refits each record is an exact O(d²) update for the E[α] held (default 0.1; 0: refit on every update)',
+  refitFraction: 'refit the precisions E[α] (O(d³), warm-started) when the weighted records since the last refit reach this fraction of N (N counted as at least 10·d), and on every update while N < 2d; between refits each record is an exact O(d²) update for the E[α] held (default 0.1; 0: refit on every update)',
 };

@@ -10,11 +10,14 @@ import type { VbLinearWorkspace } from './workspace.js';
 /** N counts as at least this many records per weight in the refit rule, so refits (O(d³)) come at most every refitFraction·10·d records: O(d²) per record, amortised. */
 const REFIT_SPACING = 10;
 
+/** While N is below this many records per weight, every update refits E[α]: with fewer records than weights the fit of E[α] moves most, and a value held from the first records fits hard (O(d⁴) once per model). */
+const EARLY_RECORDS_PER_WEIGHT = 2;
+
 /**
  * Adds a (validated) batch to the sufficient statistics (XᵀX += Xᵀ·W·X, Xᵀy += Xᵀ·W·y,
  * yᵀy += yᵀ·W·y, N += Σw; Drugowitsch eq. 7–10 need nothing else), then updates the posterior:
- * a full refit (`refitVbLinear`) on the first data and when the weighted records since the last
- * one reach `refitFraction`·max(N, 10·d), else each record in turn with E[α] held fixed — Sherman–Morrison on V_N
+ * a full refit (`refitVbLinear`) on the first data, on every update while N < 2d (the early stream)
+ * and when the weighted records since the last one reach `refitFraction`·max(N, 10·d), else each record in turn with E[α] held fixed — Sherman–Morrison on V_N
  * (eq. 85), w_N ← w_N + ω·r·V_N x/(1 + ω·xᵀV_N x), ln|V_N| by the determinant lemma (eq. 86–87),
  * a_N += ω/2 and b_N += ½·ω·r²/(1 + ω·xᵀV_N x) with r = y − w_Nᵀx: the exact posterior for that
  * E[α], O(d²) per record, on the upper triangles of XᵀX and V_N (the next refit mirrors them). XᵀX
@@ -27,7 +30,8 @@ export function vbLinearStep(state: VbLinearState, batch: Batch, workspace: VbLi
   const first = state.n === 0;
   state.records += n;
   state.sinceRefit += added;
-  if (first || state.sinceRefit >= state.refitFraction * Math.max(state.n + added, REFIT_SPACING * d)) {
+  const early = state.n + added < EARLY_RECORDS_PER_WEIGHT * d;
+  if (first || early || state.sinceRefit >= state.refitFraction * Math.max(state.n + added, REFIT_SPACING * d)) {
     gramAccumulate(x, n, d, state.xtx, 1, weights);
     for (let r = 0; r < n; r++) addTargets(state, x, y[r], r * d, weights === undefined ? 1 : weights[r]);
     refitVbLinear(state);
