@@ -5,12 +5,12 @@ import { fileURLToPath } from 'node:url';
 import { createKafkaPort } from '../connectors/kafka/create-kafka-port.js';
 import { PipelineMetrics } from '../monitoring/pipeline-metrics.js';
 import { getFamily } from '../src/registry.js';
-import { Rng } from '../src/rng/rng.js';
 import { KafkaPredictionLog } from '../serve/kafka-prediction-log.js';
 import { MemoryPosteriorSource } from '../serve/memory-posterior-source.js';
 import { ScoringService } from '../serve/scoring-service.js';
 import { startLocalKafka } from '../scripts/local-kafka.js';
 import { formatCount } from './measure.js';
+import { syntheticLogistic } from './synthetic-logistic.js';
 
 /**
  * The scoring service under a real HTTP load generator: autocannon (npm), in a child process, on
@@ -54,19 +54,8 @@ function load(url: string, body: string, rate?: number): Promise<Load> {
 }
 
 function fitted(seed: number): ReturnType<ReturnType<typeof getFamily>['create']> {
-  const rng = Rng.fromSeed(seed);
   const n = 2000;
-  const x = new Float64Array(n * D);
-  const y = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    let f = 0;
-    for (let j = 0; j < D; j++) {
-      const v = j === 0 ? 1 : rng.normal();
-      x[i * D + j] = v;
-      f += v * ((j % 3) - 1) * 0.5;
-    }
-    y[i] = Number(rng.nextDouble() < 1 / (1 + Math.exp(-f)));
-  }
+  const { x, y } = syntheticLogistic(n, D, seed);
   const model = getFamily('adf-logit').create(D);
   model.update({ x, y, n, d: D });
   return model;
