@@ -22,7 +22,7 @@ export interface HttpServiceOptions extends Partial<HttpLimits> {
 export interface HttpEdgeOptions extends HttpServiceOptions {
   readonly port: number;
   /** The routes by path (exact match). */
-  readonly routes: { readonly [path: string]: HttpRoute };
+  readonly routes: { readonly [path: string]: HttpRoute | HttpJsonRoute };
   /** How refusals and failures are written: `json` as `{"error": {kind, message, reason, location, retriable}}`, `text` as the message on one line. */
   readonly errors: 'json' | 'text';
   /** The routes as a 404 lists them; default each route's first method and path. */
@@ -39,13 +39,28 @@ export interface HttpRoute {
   handle(exchange: HttpExchange): Promise<HttpReply | undefined> | HttpReply | undefined;
 }
 
+/**
+ * A path that answers from its request's JSON body, which the edge reads first within the limits
+ * {@link HttpExchange.json} keeps. A reply returned at once is written at once, with no request
+ * deadline to keep (synchronous work cannot outlive one); a promise is raced against the request
+ * deadline as {@link HttpRoute.handle}'s is.
+ */
+export interface HttpJsonRoute {
+  /** Methods it takes; another is answered 405 with `Allow`. */
+  readonly methods: readonly string[];
+  answer(body: JsonBody, request: IncomingMessage): Promise<HttpReply> | HttpReply;
+}
+
+/** A request body read as a JSON object. */
+export type JsonBody = { readonly [key: string]: unknown };
+
 /** A request as a route sees it. */
 export interface HttpExchange {
   readonly request: IncomingMessage;
   readonly response: ServerResponse;
   readonly path: string;
   /** The body as a JSON object, read within the edge's limits (413 over `maxBodyBytes`, 408 past `bodyTimeoutMs`, 400 naming `body` when it is not JSON, nests deeper than `maxJsonDepth` or is not an object). */
-  json(): Promise<{ readonly [key: string]: unknown }>;
+  json(): Promise<JsonBody>;
 }
 
 /** What a route answers. */
@@ -66,6 +81,34 @@ class Refusal extends Error {
     super(error.message);
   }
 }
+
+/** A request's deadline (`requestTimeoutMs`): while armed, its expiry rejects `expired` with a retriable 503 refusal, unless the answer has begun. */
+class RequestDeadline {
+  readonly expired: Promise<never>;
+  private expire: (refusal: Refusal) => void = () => undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly response: ServerResponse, private readonly ms: number, private readonly what: string) {
+    this.expired = new Promise<never>((_, reject) => { this.expire = reject; });
+    this.expired.catch(() => undefined);
+  }
+
+  arm(): void {
+    this.timer = setTimeout(() => {
+      if (!this.response.headersSent) this.expire(new Refusal(503, new VbstreamError('io', `${this.what} did not finish within ${this.ms} ms`, {}, true), { 'retry-after': RETRY_AFTER_SECONDS }));
+    }, this.ms);
+  }
+
+  disarm(): void {
+    clearTimeout(this.timer);
+  }
+}
+
+/** Where a socket keeps the response in progress on it: a client error on it (garbage after a request) is answered after that response once it has begun. */
+const ANSWERING: unique symbol = Symbol('answering');
+type AnsweringSocket = Duplex & { [ANSWERING]?: ServerResponse };
+
+const isPromiseLike = <T>(value: unknown): value is PromiseLike<T> => typeof (value as PromiseLike<T> | undefined)?.then === 'function';
 
 /** A target of plain segments (letters, digits, `_`, `-`; no dot, escape, query or empty segment): its own path. */
 const PLAIN_PATH = /^(?:\/[A-Za-z0-9_-]+)*\/?$/;
@@ -127,8 +170,8 @@ export class HttpEdge {
   private readonly host: string;
   private readonly hosts: HostAllowList;
   private readonly index: string;
-  /** The response in progress on a socket: a client error on it (garbage after a request) is answered after it once it has begun. */
-  private readonly answering = new WeakMap<Duplex, ServerResponse>();
+  /** The last `Host` header allowed: the next request of a client usually names the same. */
+  private admittedHost: string | undefined;
   private inflight = 0;
   private drained: (() => void)[] = [];
 
@@ -150,7 +193,7 @@ export class HttpEdge {
       connectionsCheckingInterval: Math.min(1_000, Math.ceil(limits.headersTimeoutMs / 4)),
       requireHostHeader: false, // checked in the boundary, so the refusal is counted and typed
     }, (request, response) => {
-      void this.handle(request, response);
+      this.serve(request, response);
     });
     this.server.maxConnections = limits.maxConnections;
     this.server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
@@ -161,8 +204,8 @@ export class HttpEdge {
       const timeout = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
       const reason = timeout ? `the request did not arrive within ${limits.headersTimeoutMs} ms` : `not an HTTP/1.1 request: ${error.message}`;
       const answer = (): void => this.answerSocket(socket, timeout ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400, new InputError(reason, { field: 'request' }));
-      const current = this.answering.get(socket);
-      if (current?.headersSent === true) current.once('close', answer); // after the answer under way (its request parsed, garbage after it)
+      const current = (socket as AnsweringSocket)[ANSWERING];
+      if (current?.headersSent === true && !current.writableFinished) current.once('close', answer); // after the answer under way (its request parsed, garbage after it)
       else answer(); // before a response that has not begun: its request is the bad one
     });
     this.server.on('connect', (request: IncomingMessage, socket: Duplex) => {
@@ -194,113 +237,191 @@ export class HttpEdge {
     await closed;
   }
 
-  /** Answers one request inside the error boundary; never rejects. */
-  async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const started = Date.now();
+  /** Answers one request inside the error boundary; resolves once it is answered, never rejects. */
+  handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    return new Promise((resolve) => this.serve(request, response, resolve));
+  }
+
+  /**
+   * Answers one request inside the error boundary and then calls `done`. A reply a route returns
+   * at once (a JSON route's once its body is in) is written in the same turn: no promise, no timer.
+   */
+  private serve(request: IncomingMessage, response: ServerResponse, done?: () => void): void {
     const arrived = performance.now();
     let route = 'other';
     this.inflight++;
-    const { socket } = request;
-    this.answering.set(socket, response);
-    response.once('close', () => {
-      if (this.answering.get(socket) === response) this.answering.delete(socket);
-    });
-    let timer: NodeJS.Timeout | undefined;
-    let expire: (error: Refusal) => void = () => undefined;
-    const expired = new Promise<never>((_, reject) => { expire = reject; });
-    expired.catch(() => undefined);
-    const deadline = {
-      arm: (what: string): void => {
-        timer = setTimeout(() => {
-          if (!response.headersSent) expire(new Refusal(503, new VbstreamError('io', `${what} did not finish within ${this.limits.requestTimeoutMs} ms`, {}, true), { 'retry-after': RETRY_AFTER_SECONDS }));
-        }, this.limits.requestTimeoutMs);
-      },
-      disarm: (): void => clearTimeout(timer),
+    (request.socket as AnsweringSocket)[ANSWERING] = response;
+    const finish = (): void => {
+      this.options.requests?.recordRequest(route, response.statusCode, (performance.now() - arrived) / 1000);
+      if (--this.inflight === 0) for (const wake of this.drained.splice(0)) wake();
+      done?.();
     };
+    let found: HttpRoute | HttpJsonRoute | undefined;
+    let path: string;
     try {
-      const path = this.admit(request);
-      const found = Object.hasOwn(this.options.routes, path) ? this.options.routes[path] : undefined;
+      path = this.admit(request);
+      found = Object.hasOwn(this.options.routes, path) ? this.options.routes[path] : undefined;
       if (found === undefined) throw new Refusal(404, new InputError(`no route ${path}: ${this.index}`, { field: 'path', value: path }));
       route = path;
       const method = request.method ?? '';
       if (!found.methods.includes(method)) {
         throw new Refusal(405, new InputError(`${path} takes ${found.methods.join(' or ')}, not ${method}`, { field: 'method', value: method }), { allow: found.methods.join(', ') });
       }
-      const what = `${method} ${path}`;
-      let body: Promise<{ readonly [key: string]: unknown }> | undefined;
-      const exchange: HttpExchange = {
-        request, response, path,
-        json: () => body ??= (async () => {
-          deadline.disarm();
-          try {
-            return await this.json(request, started);
-          } finally {
-            deadline.arm(what);
-          }
-        })(),
-      };
-      let handled: Promise<HttpReply | undefined>;
-      try {
-        handled = Promise.resolve(found.handle(exchange));
-      } catch (error) {
-        handled = Promise.reject(error);
-      }
-      // A route that reads its body has its deadline armed once the body is in; any other, now.
-      if (body === undefined) deadline.arm(what);
-      handled.catch(() => undefined); // after the deadline its answer (or failure) is dropped
-      const reply = await Promise.race([handled, expired]);
-      if (reply !== undefined) this.reply(request, response, reply);
-      else if (!response.headersSent) throw new Error(`${what} wrote no answer`);
     } catch (error) {
-      if (response.headersSent) request.socket.destroySoon(); // what was written goes out, then the connection ends: the client sees a truncated answer
-      else this.refuse(request, response, error);
-    } finally {
-      deadline.disarm();
-      this.options.requests?.recordRequest(route, response.statusCode, (performance.now() - arrived) / 1000);
-      if (--this.inflight === 0) for (const wake of this.drained.splice(0)) wake();
+      this.fail(request, response, error);
+      finish();
+      return;
     }
+    if ('answer' in found) {
+      const json = found;
+      this.readJson(request, arrived, (error, body) => {
+        if (error !== undefined) {
+          this.fail(request, response, error);
+          finish();
+          return;
+        }
+        let outcome: Promise<HttpReply> | HttpReply;
+        try {
+          outcome = json.answer(body!, request);
+        } catch (failure) {
+          this.fail(request, response, failure);
+          finish();
+          return;
+        }
+        this.settle(request, response, outcome, undefined, finish);
+      });
+      return;
+    }
+    const deadline = new RequestDeadline(response, this.limits.requestTimeoutMs, `${request.method} ${path}`);
+    let body: Promise<JsonBody> | undefined;
+    const exchange: HttpExchange = {
+      request, response, path,
+      json: () => body ??= new Promise<JsonBody>((resolve, reject) => {
+        deadline.disarm();
+        this.readJson(request, arrived, (error, value) => {
+          deadline.arm();
+          if (error === undefined) resolve(value!);
+          else reject(error);
+        });
+      }),
+    };
+    let outcome: Promise<HttpReply | undefined> | HttpReply | undefined;
+    try {
+      outcome = found.handle(exchange);
+    } catch (error) {
+      this.fail(request, response, error);
+      finish();
+      return;
+    }
+    // A route that reads its body has its deadline armed once the body is in; any other that answers later, now.
+    if (body === undefined && isPromiseLike(outcome)) deadline.arm();
+    this.settle(request, response, outcome, deadline, finish);
+  }
+
+  /** Writes a route's reply: at once when it is one, else once its promise settles within the request deadline (armed here unless given); then `finish`. */
+  private settle(request: IncomingMessage, response: ServerResponse, outcome: PromiseLike<HttpReply | undefined> | HttpReply | undefined, armed: RequestDeadline | undefined, finish: () => void): void {
+    if (!isPromiseLike(outcome)) {
+      this.write(request, response, outcome);
+      finish();
+      return;
+    }
+    const deadline = armed ?? new RequestDeadline(response, this.limits.requestTimeoutMs, `${request.method} ${pathOf(request.url)}`);
+    if (armed === undefined) deadline.arm();
+    const handled = Promise.resolve(outcome);
+    handled.catch(() => undefined); // after the deadline its answer (or failure) is dropped
+    void Promise.race([handled, deadline.expired]).then((reply) => this.write(request, response, reply), (error: unknown) => this.fail(request, response, error)).finally(() => {
+      deadline.disarm();
+      finish();
+    });
+  }
+
+  /** Writes `reply`, or fails the request when there is none and the route wrote nothing itself. */
+  private write(request: IncomingMessage, response: ServerResponse, reply: HttpReply | undefined): void {
+    try {
+      if (reply !== undefined) this.reply(request, response, reply);
+      else if (!response.headersSent) throw new Error(`${request.method} ${pathOf(request.url)} wrote no answer`);
+    } catch (error) {
+      this.fail(request, response, error);
+    }
+  }
+
+  /** Answers a failure inside the boundary; after the headers went out, what was written goes out and the connection ends (the client sees a truncated answer). */
+  private fail(request: IncomingMessage, response: ServerResponse, error: unknown): void {
+    if (response.headersSent) request.socket.destroySoon();
+    else this.refuse(request, response, error);
   }
 
   /** The path of a request the service may answer: refuses a missing or foreign `Host` and a target that is not a path. */
   private admit(request: IncomingMessage): string {
     const header = request.headers.host;
     if (header === undefined && request.httpVersion !== '1.0') throw new Refusal(400, new InputError('the request has no Host header', { field: 'host' }));
-    if (!this.hosts.allows(header)) {
-      const host = HostAllowList.hostOf(header ?? '');
-      throw new Refusal(421, new InputError(`host ${JSON.stringify(host)} is not served here: it answers to ${this.hosts}; to serve this name, add it to the service's allowed hosts`, { field: 'host', value: host }));
+    if (header !== this.admittedHost) {
+      if (!this.hosts.allows(header)) {
+        const host = HostAllowList.hostOf(header ?? '');
+        throw new Refusal(421, new InputError(`host ${JSON.stringify(host)} is not served here: it answers to ${this.hosts}; to serve this name, add it to the service's allowed hosts`, { field: 'host', value: host }));
+      }
+      this.admittedHost = header;
     }
     const path = pathOf(request.url);
     if (path === undefined) throw new Refusal(400, new InputError('the request target must be a path (/…)', { field: 'target', value: request.url }));
     return path;
   }
 
-  /** Reads the body as a JSON object within the limits. */
-  private async json(request: IncomingMessage, started: number): Promise<{ readonly [key: string]: unknown }> {
-    const { maxBodyBytes, bodyTimeoutMs, maxJsonDepth } = this.limits;
+  /**
+   * Reads the body as a JSON object within the limits and tells `done`. A body that is not whole
+   * once the parser has handled the bytes that arrived with the headers gets a timer for the rest
+   * (408 past `bodyTimeoutMs` from the request's arrival); one that is (a small body, usually) needs none.
+   */
+  private readJson(request: IncomingMessage, arrived: number, done: (error: unknown, body?: JsonBody) => void): void {
+    const { maxBodyBytes, bodyTimeoutMs } = this.limits;
     const tooLarge = (): Refusal => new Refusal(413, new InputError(`the request body exceeds ${maxBodyBytes} bytes`, { field: 'body' }), { connection: 'close' });
-    if (Number(request.headers['content-length'] ?? 0) > maxBodyBytes) throw tooLarge();
-    const text = await new Promise<string>((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const finish = (error?: Error): void => {
-        clearTimeout(timer);
-        request.off('data', onData).off('end', onEnd).off('close', onClose);
-        if (error === undefined) resolve(Buffer.concat(chunks).toString('utf8'));
-        else reject(error);
-      };
-      const onData = (chunk: Buffer): void => {
-        size += chunk.length;
-        if (size <= maxBodyBytes) chunks.push(chunk);
-        else finish(tooLarge()); // the rest is read and dropped, and the connection closed after the answer
-      };
-      const onEnd = (): void => finish();
-      const onClose = (): void => finish(new Refusal(400, new InputError('the client closed the connection before the body ended', { field: 'body' })));
-      // A body the parser already holds whole (a small one, usually) cannot be late: no deadline to keep.
-      const timer = request.complete ? undefined : setTimeout(() => {
+    if (Number(request.headers['content-length'] ?? 0) > maxBodyBytes) {
+      done(tooLarge());
+      return;
+    }
+    let first: Buffer | undefined;
+    let more: Buffer[] | undefined;
+    let size = 0;
+    let timer: NodeJS.Timeout | undefined;
+    let settled = false;
+    const finish = (error?: Refusal): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      request.off('data', onData).off('end', onEnd).off('close', onClose);
+      if (error !== undefined) {
+        done(error);
+        return;
+      }
+      let body: JsonBody;
+      try {
+        body = this.parseJson(more === undefined ? first?.toString('utf8') ?? '' : Buffer.concat(more).toString('utf8'));
+      } catch (failure) {
+        done(failure);
+        return;
+      }
+      done(undefined, body);
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > maxBodyBytes) finish(tooLarge()); // the rest is read and dropped, and the connection closed after the answer
+      else if (first === undefined) first = chunk;
+      else (more ??= [first]).push(chunk);
+    };
+    const onEnd = (): void => finish();
+    const onClose = (): void => finish(new Refusal(400, new InputError('the client closed the connection before the body ended', { field: 'body' })));
+    request.on('data', onData).on('end', onEnd).on('close', onClose);
+    setImmediate(() => { // after the parser has handled the bytes that came with the headers
+      if (settled || request.complete) return;
+      timer = setTimeout(() => {
         finish(new Refusal(408, new InputError(`the request body did not arrive within ${bodyTimeoutMs} ms`, { field: 'body' }), { connection: 'close' }));
-      }, Math.max(0, started + bodyTimeoutMs - Date.now()));
-      request.on('data', onData).once('end', onEnd).once('close', onClose);
+      }, Math.max(0, arrived + bodyTimeoutMs - performance.now()));
     });
+  }
+
+  /** A body's text as a JSON object: 400 naming `body` when it is not JSON, nests deeper than `maxJsonDepth` or is not an object. */
+  private parseJson(text: string): JsonBody {
+    const { maxJsonDepth } = this.limits;
     if (jsonNestingDepth(text, maxJsonDepth) > maxJsonDepth) throw new InputError(`the body nests arrays and objects deeper than ${maxJsonDepth} levels`, { field: 'body' });
     let value: unknown;
     try {
@@ -309,14 +430,15 @@ export class HttpEdge {
       throw new InputError(`the body is not valid JSON: ${(error as Error).message}`, { field: 'body' });
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InputError('the body must be a JSON object', { field: 'body' });
-    return value as { readonly [key: string]: unknown };
+    return value as JsonBody;
   }
 
   private reply(request: IncomingMessage, response: ServerResponse, reply: HttpReply): void {
     const raw = typeof reply.body === 'string' || Buffer.isBuffer(reply.body);
     const body = raw ? reply.body as string | Buffer : JSON.stringify(reply.body);
     const contentType = reply.contentType ?? (raw ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8');
-    response.writeHead(reply.status, { 'content-type': contentType, 'content-length': String(Buffer.byteLength(body)), ...reply.headers });
+    const length = String(Buffer.byteLength(body));
+    response.writeHead(reply.status, reply.headers === undefined ? { 'content-type': contentType, 'content-length': length } : { 'content-type': contentType, 'content-length': length, ...reply.headers });
     response.end(request.method === 'HEAD' ? undefined : body);
   }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { HttpEdge, type HttpRoute, type HttpServiceOptions } from '../monitoring/http-edge.js';
+import { HttpEdge, type HttpJsonRoute, type HttpReply, type HttpRoute, type HttpServiceOptions } from '../monitoring/http-edge.js';
 import { LiveView } from '../monitoring/live-view.js';
 import { PipelineMetrics } from '../monitoring/pipeline-metrics.js';
 import { Readiness } from '../monitoring/readiness.js';
@@ -47,6 +47,11 @@ export interface ScoringServiceOptions extends HttpServiceOptions {
 }
 
 const GET: readonly string[] = ['GET', 'HEAD'];
+
+/** The answer of a `POST /predict`. */
+type Answer = Prediction | { predictions: Prediction[] };
+
+const ok = (body: Answer): HttpReply => ({ status: 200, body });
 
 /**
  * Real-time scoring over hot-swapped posteriors, on the `HttpEdge` (one error boundary, limits,
@@ -109,8 +114,14 @@ export class ScoringService {
       },
     });
     this.live = new LiveView({ metrics: this.metrics, title: options.title ?? 'serve', readiness: this.readiness });
-    const routes: { [path: string]: HttpRoute } = {
-      '/predict': { methods: ['POST'], handle: async (exchange) => ({ status: 200, body: await this.predict(await exchange.json()) }) },
+    const routes: { [path: string]: HttpRoute | HttpJsonRoute } = {
+      '/predict': {
+        methods: ['POST'],
+        answer: (body) => {
+          const answered = this.answer(body);
+          return answered instanceof Promise ? answered.then(ok) : ok(answered);
+        },
+      },
       '/healthz': { methods: GET, handle: () => ({ status: 200, body: { status: 'ok', instance: this.instanceId } }) },
       '/readyz': {
         methods: GET,
@@ -130,7 +141,7 @@ export class ScoringService {
         },
       },
     };
-    if (log?.outcome !== undefined) routes['/outcome'] = { methods: ['POST'], handle: async (exchange) => ({ status: 202, body: await this.outcome(await exchange.json()) }) };
+    if (log?.outcome !== undefined) routes['/outcome'] = { methods: ['POST'], answer: async (body) => ({ status: 202, body: await this.outcome(body) }) };
     for (const path of this.live.paths) routes[path] = { methods: GET, handle: async ({ request, response }) => { await this.live.handle(request, response, path); return undefined; } };
     this.edge = new HttpEdge({ maxBodyBytes: 1_048_576, ...options, port: options.port ?? 8080, routes, errors: 'json', requests: this.serveMetrics, index: 'try POST /predict, GET /healthz, /readyz, /metrics or the live page at /' });
   }
@@ -162,7 +173,12 @@ export class ScoringService {
    * every row) and, with a log, resolves once the predictions are logged. Throws a typed error for
    * a bad body, a retriable `io` error before a posterior is loaded or when the log fails.
    */
-  async predict(body: { readonly [key: string]: unknown }): Promise<Prediction | { predictions: Prediction[] }> {
+  async predict(body: { readonly [key: string]: unknown }): Promise<Answer> {
+    return this.answer(body);
+  }
+
+  /** {@link predict}'s work: the answer at once without a log (no promise on the request's path), else once the predictions are logged. */
+  private answer(body: { readonly [key: string]: unknown }): Answer | Promise<Answer> {
     const served = this.posterior.current;
     if (served === undefined) throw new VbstreamError('io', 'no posterior loaded yet', { source: this.options.source.description }, true);
     const { model, version } = served;
@@ -170,23 +186,24 @@ export class ScoringService {
     const { rows, count, level } = request;
     const dim = model.dim;
     const predictions: Prediction[] = new Array(count);
-    let means: number[] | undefined;
+    let binary = false;
     for (let i = 0; i < count; i++) {
       const predictive = model.predict(rows, i * dim);
-      if (predictive.kind === 'bernoulli') (means ??= []).push(predictive.mean);
+      binary = predictive.kind === 'bernoulli';
       predictions[i] = { mean: predictive.mean, variance: predictive.variance, interval: predictive.interval(level), level, version, predictionId: `${this.instanceId}-${++this.count}` };
     }
+    const answered = (): Answer => {
+      this.serveMetrics.recordPredictions(predictions, binary);
+      return request.batch ? { predictions } : predictions[0];
+    };
     const log = this.options.log;
-    if (log !== undefined) {
-      const predictedAt = Date.now();
-      const logged: LoggedPrediction[] = predictions.map((p, i) => ({
-        predictionId: p.predictionId, x: Array.from(rows.subarray(i * dim, (i + 1) * dim)), version, mean: p.mean, variance: p.variance, interval: p.interval, level,
-        predictedAt, instance: this.instanceId, family: model.family, dim,
-      }));
-      await log.log(logged);
-    }
-    this.serveMetrics.recordPredictions(count, means);
-    return request.batch ? { predictions } : predictions[0];
+    if (log === undefined) return answered();
+    const predictedAt = Date.now();
+    const logged: LoggedPrediction[] = predictions.map((p, i) => ({
+      predictionId: p.predictionId, x: Array.from(rows.subarray(i * dim, (i + 1) * dim)), version, mean: p.mean, variance: p.variance, interval: p.interval, level,
+      predictedAt, instance: this.instanceId, family: model.family, dim,
+    }));
+    return log.log(logged).then(answered);
   }
 
   /** Writes a `POST /outcome` body to the log's outcomes topic and resolves once it is durable. */

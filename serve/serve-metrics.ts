@@ -4,11 +4,10 @@ import { BucketCounts } from '../monitoring/bucket-counts.js';
 import { METRIC_BUCKETS } from '../monitoring/metric-buckets.js';
 import type { ServedPosterior } from './served-posterior.js';
 
-/** Requests of one route and status since the last export. */
-interface RouteCounts {
-  readonly route: string;
-  readonly status: string;
-  requests: number;
+/** Requests of one route since the last export: their durations, and how many by status. */
+interface RouteRequests {
+  readonly durations: BucketCounts;
+  readonly statuses: Map<number, number>;
 }
 
 /**
@@ -26,9 +25,8 @@ export class ServeMetrics {
   private readonly requestDuration: AccumulatedHistogram<'route'>;
   private readonly predictions: Counter;
   private readonly probability: AccumulatedHistogram<never>;
-  /** Since the last export: requests by route and status, durations by route, rows predicted, predicted probabilities. */
-  private readonly pendingRequests = new Map<string, RouteCounts>();
-  private readonly pendingDurations = new Map<string, BucketCounts>();
+  /** Since the last export: requests by route (durations, counts by status), rows predicted, predicted probabilities. */
+  private readonly pendingRequests = new Map<string, RouteRequests>();
   private pendingPredictions = 0;
   private readonly pendingProbability = new BucketCounts(METRIC_BUCKETS.predictedProbability);
   private readonly info: Gauge<'version' | 'family'>;
@@ -62,21 +60,18 @@ export class ServeMetrics {
     this.outcomes = new Counter({ name: 'vbstream_serve_outcomes_total', help: 'Outcomes written to the outcomes topic (POST /outcome).', registers });
   }
 
-  /** A request answered by the `HttpEdge`. */
+  /** A request answered by the `HttpEdge` (no allocation once its route and status have been seen). */
   recordRequest(route: string, status: number, seconds: number): void {
-    const key = `${route} ${status}`;
-    let counts = this.pendingRequests.get(key);
-    if (counts === undefined) this.pendingRequests.set(key, (counts = { route, status: String(status), requests: 0 }));
-    counts.requests++;
-    let durations = this.pendingDurations.get(route);
-    if (durations === undefined) this.pendingDurations.set(route, (durations = new BucketCounts(METRIC_BUCKETS.httpRequestSeconds)));
-    durations.observe(seconds);
+    let requests = this.pendingRequests.get(route);
+    if (requests === undefined) this.pendingRequests.set(route, (requests = { durations: new BucketCounts(METRIC_BUCKETS.httpRequestSeconds), statuses: new Map() }));
+    requests.durations.observe(seconds);
+    requests.statuses.set(status, (requests.statuses.get(status) ?? 0) + 1);
   }
 
-  /** `count` rows answered; with `means`, their predicted p(y = 1) (the first `count`). */
-  recordPredictions(count: number, means: readonly number[] | undefined): void {
-    this.pendingPredictions += count;
-    if (means !== undefined) for (let i = 0; i < count; i++) this.pendingProbability.observe(means[i]);
+  /** Rows answered; when `probabilities` (a binary family), their means are predicted p(y = 1). */
+  recordPredictions(predictions: readonly { readonly mean: number }[], probabilities: boolean): void {
+    this.pendingPredictions += predictions.length;
+    if (probabilities) for (const { mean } of predictions) this.pendingProbability.observe(mean);
   }
 
   recordSwap(posterior: ServedPosterior): void {
@@ -97,12 +92,12 @@ export class ServeMetrics {
 
   /** Moves what was recorded since the last export into the Prometheus series. */
   private pull(): void {
-    for (const counts of this.pendingRequests.values()) {
-      if (counts.requests === 0) continue;
-      this.requests.inc({ route: counts.route, status: counts.status }, counts.requests);
-      counts.requests = 0;
-    }
-    for (const [route, durations] of this.pendingDurations) {
+    for (const [route, { durations, statuses }] of this.pendingRequests) {
+      for (const [status, requests] of statuses) {
+        if (requests === 0) continue;
+        this.requests.inc({ route, status: String(status) }, requests);
+        statuses.set(status, 0);
+      }
       if (durations.count === 0) continue;
       this.requestDuration.add({ route }, durations);
       durations.clear();

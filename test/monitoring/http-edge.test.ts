@@ -300,6 +300,45 @@ describe('HttpEdge: the boundary a service plugs its routes into', () => {
     await closing;
   });
 
+  it('answers a JSON route from its body: at once, in pieces, slow (408), bad (400), failing (500) or late (503, retriable)', async () => {
+    const counted: string[] = [];
+    let release: (() => void) | undefined;
+    const port = await edge({
+      '/echo': { methods: ['POST'], answer: (body) => ({ status: 200, body }) },
+      '/throw': { methods: ['POST'], answer: () => { throw new Error('the route broke'); } },
+      '/later': { methods: ['POST'], answer: (body) => new Promise((resolve) => { release = () => resolve({ status: 200, body }); }) },
+      '/never': { methods: ['POST'], answer: () => new Promise(() => undefined) },
+    }, { bodyTimeoutMs: 300, requestTimeoutMs: 300, requests: { recordRequest: (route, status) => counted.push(`${route} ${status}`) } }).listen();
+    const post = (path: string, body: string): Promise<Response> => fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+    const whole = await post('/echo', '{"x": [1, 2]}');
+    expect([whole.status, await whole.json()]).toEqual([200, { x: [1, 2] }]);
+
+    const socket = await openSocket(port);
+    const pieces = readAnswer(socket);
+    socket.write(`POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 13\r\nConnection: close\r\n\r\n{"x": `);
+    await new Promise((resolve) => setImmediate(resolve));
+    socket.write('[3, 4]}');
+    const answered = await pieces;
+    expect([answered.status, JSON.parse(answered.text.slice(answered.text.indexOf('\r\n\r\n') + 4))]).toEqual([200, { x: [3, 4] }]);
+
+    const slowSocket = await openSocket(port);
+    const slow = readAnswer(slowSocket);
+    slowSocket.write(`POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n`); // no byte of the body ever comes
+    expect((await slow).status).toBe(408);
+
+    const bad = await post('/echo', '[1]');
+    expect([bad.status, ((await bad.json()) as { error: { location: unknown } }).error.location]).toEqual([400, { field: 'body' }]);
+    const broken = await post('/throw', '{}');
+    expect([broken.status, ((await broken.json()) as { error: { message: string } }).error.message]).toEqual([500, 'the route broke']);
+    const never = await post('/never', '{}');
+    expect([never.status, never.headers.get('retry-after')]).toEqual([503, '1']);
+    const later = post('/later', '{"y": 1}');
+    await vi.waitFor(() => expect(release).not.toBe(undefined));
+    release!();
+    expect(await (await later).json()).toEqual({ y: 1 });
+    expect(counted).toEqual(['/echo 200', '/echo 200', '/echo 408', '/echo 400', '/throw 500', '/never 503', '/later 200']);
+  });
+
   it('refuses limits that are not positive integers', () => {
     expect(() => new HttpEdge({ port: 0, routes: {}, errors: 'text', requestTimeoutMs: 0 })).toThrow(/requestTimeoutMs must be a positive integer/);
   });

@@ -18,7 +18,7 @@ describe('the live frame of a scoring service', () => {
     serve.recordRequest('/predict', 400, 0.0002);
     serve.recordRequest('/predict', 400, 0.0002);
     serve.recordRequest('/healthz', 200, 0.0001);
-    serve.recordPredictions(3, [0.05, 0.55, 0.95]);
+    serve.recordPredictions([{ mean: 0.05 }, { mean: 0.55 }, { mean: 0.95 }], true);
     now += 2_000;
     const frame = (await live.sample()).serve!;
     expect(frame.requestsPerSecond).toEqual({ 200: 49, 400: 1 });
