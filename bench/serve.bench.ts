@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
+import { loadavg } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createKafkaPort } from '../connectors/kafka/create-kafka-port.js';
@@ -13,20 +14,32 @@ import { formatCount } from './measure.js';
 import { syntheticLogistic } from './synthetic-logistic.js';
 
 /**
- * The scoring service under a real HTTP load generator: autocannon (npm), in a child process, on
- * 127.0.0.1, against `ScoringService` serving adf-logit with d = 10 (in this process) and, in the same
- * run, against a bare `node:http` server that answers a fixed JSON body (the limit of the stack on
- * this machine). Prints the most single-row requests/s (each generator at 50 connections; the best of
- * 3 runs alternating with the bare server's), p50/p99 latency at 50% of that rate, batch rows/s at
- * 100 rows per request, the failed requests of a load during which 10 posteriors are hot-swapped,
- * and the same with every prediction logged to Kafka through each client (a broker the bench starts;
- * skipped with a message when Java or the broker's jars are missing), each
- * against its target. `SERVE_BENCH_SECONDS` sets each run's length (default 5).
+ * The scoring service under real HTTP load on 127.0.0.1, against `ScoringService` serving adf-logit
+ * with d = 10 (in this process) and, in the same run, against a bare `node:http` server that answers
+ * a fixed JSON body (the limit of the stack on this machine). The load generators run in processes
+ * of their own, so generator and server never share an event loop:
+ * - the most single-row requests/s: autocannon (npm), 50 connections, closed loop; the best of 3
+ *   runs alternating with the bare server's;
+ * - latency at 50% of that rate: `paced-load.js` (open loop: requests due at evenly spaced times over
+ *   50 keep-alive connections; autocannon's `-R` sends each second's quota in a burst at full speed,
+ *   which measures the latency of the full load, not of half of it), for the service and the bare
+ *   server alike, with how late the generator's writes were (so a generator that cannot keep up
+ *   shows);
+ * - batch rows/s at 100 rows per request (autocannon); the failed requests of a 50% load (paced)
+ *   during which 10 posteriors are hot-swapped;
+ * - the same with every prediction logged to Kafka through each client (a broker the bench starts;
+ *   skipped with a message when Java or the broker's jars are missing).
+ * With each run it prints the CPU time the server (this process) spent per request answered and the
+ * CPU the generator used (% of one core), each against its target. `SERVE_BENCH_SECONDS` sets each
+ * run's length (default 5).
  */
 const D = 10;
 const SECONDS = Number(process.env.SERVE_BENCH_SECONDS ?? 5);
 const CONNECTIONS = 50;
 const autocannon = fileURLToPath(new URL('../../node_modules/autocannon/autocannon.js', import.meta.url));
+const pacedLoad = fileURLToPath(new URL('./paced-load.js', import.meta.url));
+/** Makes a child process print the CPU it used on its last stderr line as it exits. */
+const REPORT_CPU = 'data:text/javascript,process.on("exit",()=>{const c=process.cpuUsage();process.stderr.write("\\ncpu-ms "+(c.user+c.system)/1000+"\\n")})';
 
 interface Load {
   readonly requestsPerSecond: number;
@@ -34,23 +47,48 @@ interface Load {
   readonly p99: number;
   readonly failed: number;
   readonly requests: number;
+  /** CPU of the server (this process) per request answered, ms. */
+  readonly serverCpuMs: number;
+  /** CPU of the load generator, % of one core over the run. */
+  readonly generatorCpu: number;
+  /** How late the paced generator's writes were against their due times, p99, ms (undefined for autocannon). */
+  readonly lagP99?: number;
 }
 
-/** One autocannon run against `url` (POST `body`), at most `rate` requests/s when given. */
-function load(url: string, body: string, rate?: number): Promise<Load> {
-  const args = [autocannon, '-j', '-c', String(CONNECTIONS), '-d', String(SECONDS), '-m', 'POST', '-H', 'content-type=application/json', '-b', body, ...(rate === undefined ? [] : ['-R', String(Math.round(rate))]), url];
+/** Runs `node args` (a load generator), returning its stdout and the CPU it used (ms), with the CPU this process used meanwhile (ms) and the wall time (s). */
+function generate(args: readonly string[]): Promise<{ out: string; generatorCpuMs: number; serverCpuMs: number; seconds: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    const child = spawn(process.execPath, ['--import', REPORT_CPU, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => { out += chunk.toString(); });
     child.stderr.on('data', (chunk: Buffer) => { err += chunk.toString(); });
     child.once('exit', (code) => {
-      if (code !== 0) return reject(new Error(`autocannon exited ${code}: ${err}`));
-      const result = JSON.parse(out) as { requests: { average: number; total: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number; timeouts: number };
-      resolve({ requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, failed: result.non2xx + result.errors + result.timeouts, requests: result.requests.total });
+      const used = process.cpuUsage(cpu);
+      if (code !== 0) return reject(new Error(`${args[0]} exited ${code}: ${err}`));
+      const generatorCpuMs = Number(/cpu-ms ([\d.]+)\s*$/.exec(err)?.[1] ?? NaN);
+      resolve({ out, generatorCpuMs, serverCpuMs: (used.user + used.system) / 1000, seconds: (performance.now() - started) / 1000 });
     });
   });
+}
+
+/** The most requests/s against `url` (POST `body`): one autocannon run, closed loop. */
+async function load(url: string, body: string): Promise<Load> {
+  const { out, generatorCpuMs, serverCpuMs, seconds } = await generate([autocannon, '-j', '-c', String(CONNECTIONS), '-d', String(SECONDS), '-m', 'POST', '-H', 'content-type=application/json', '-b', body, url]);
+  const result = JSON.parse(out) as { requests: { average: number; total: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number; timeouts: number };
+  return {
+    requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, failed: result.non2xx + result.errors + result.timeouts, requests: result.requests.total,
+    serverCpuMs: serverCpuMs / result.requests.total, generatorCpu: (100 * generatorCpuMs) / 1000 / seconds,
+  };
+}
+
+/** `rate` requests/s against `url` (POST `body`), paced evenly (`paced-load.js`). */
+async function paced(url: string, body: string, rate: number): Promise<Load> {
+  const { out, generatorCpuMs, serverCpuMs, seconds } = await generate([pacedLoad, url, body, String(Math.round(rate)), String(SECONDS), String(CONNECTIONS)]);
+  const result = JSON.parse(out) as { requests: number; failed: number; requestsPerSecond: number; p50: number; p99: number; lagP99: number };
+  return { ...result, serverCpuMs: serverCpuMs / result.requests, generatorCpu: (100 * generatorCpuMs) / 1000 / seconds };
 }
 
 function fitted(seed: number): ReturnType<ReturnType<typeof getFamily>['create']> {
@@ -65,6 +103,8 @@ const row = Array.from({ length: D }, (_, j) => (j === 0 ? 1 : Math.round(Math.s
 const single = JSON.stringify({ x: row });
 const batch = JSON.stringify({ rows: Array.from({ length: 100 }, () => row) });
 const ms = (value: number): string => `${value.toFixed(2)} ms`;
+const cpu = (run: Load): string => `${(run.serverCpuMs * 1000).toFixed(0)} µs/request, generator ${run.generatorCpu.toFixed(0)}% of a core`;
+const lag = (run: Load): string => `generator writes late by p99 ${ms(run.lagP99 ?? NaN)}, generator ${run.generatorCpu.toFixed(0)}% of a core`;
 
 const verdict = (met: boolean): string => (met ? 'met' : 'MISSED');
 
@@ -82,9 +122,10 @@ const bareServer = createServer((request, response) => {
 await new Promise<void>((resolve) => bareServer.listen(0, '127.0.0.1', resolve));
 const bareUrl = `http://127.0.0.1:${(bareServer.address() as AddressInfo).port}/`;
 await load(bareUrl, single); // warm-up
-const bareHalf = await load(bareUrl, single, (await load(bareUrl, single)).requestsPerSecond / 2);
-process.stdout.write(`autocannon ${CONNECTIONS} connections, ${SECONDS} s per run, adf-logit d = ${D}, 127.0.0.1; most requests/s: the best of ${ROUNDS} runs alternating with the bare server's\n`);
-process.stdout.write(`bare node:http (fixed JSON body) at 50% of its rate: p50 ${ms(bareHalf.p50)}, p99 ${ms(bareHalf.p99)}\n`);
+const bareMax = await load(bareUrl, single);
+const bareHalf = await paced(bareUrl, single, bareMax.requestsPerSecond / 2);
+process.stdout.write(`${SECONDS} s per run, adf-logit d = ${D}, 127.0.0.1, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} at the start; most requests/s: autocannon, ${CONNECTIONS} connections, the best of ${ROUNDS} runs alternating with the bare server's; 50% load: paced-load, open loop, ${CONNECTIONS} connections\n`);
+process.stdout.write(`bare node:http (fixed JSON body): ${formatCount(bareMax.requestsPerSecond)} requests/s (server CPU ${cpu(bareMax)}); at 50% of it (${formatCount(bareHalf.requestsPerSecond)} requests/s): p50 ${ms(bareHalf.p50)}, p99 ${ms(bareHalf.p99)} (${lag(bareHalf)})\n`);
 
 const best = (loads: readonly Load[]): Load => loads.reduce((a, b) => (b.requestsPerSecond > a.requestsPerSecond ? b : a));
 
@@ -100,17 +141,18 @@ async function measureService(name: string, service: ScoringService, source: Mem
   }
   const bare = best(bareRuns);
   const max = best(runs);
-  const half = await load(url, single, max.requestsPerSecond / 2);
+  const half = await paced(url, single, max.requestsPerSecond / 2);
   const rows = await load(url, batch);
   const newer = Array.from({ length: 10 }, (_, k) => fitted(k + 2)); // fitted before the load: the swaps alone run during it
   let version = 1;
   const swaps = setInterval(() => { if (version < 11) source.publish(newer[version - 1], `v${++version}`); }, (SECONDS * 1000) / 11);
-  const swapped = await load(url, single, max.requestsPerSecond / 2);
+  const swapped = await paced(url, single, max.requestsPerSecond / 2);
   clearInterval(swaps);
   const ratioOf = max.requestsPerSecond / bare.requestsPerSecond;
   process.stdout.write(`${name}:\n`);
   process.stdout.write(`  single row, most requests/s:        ${formatCount(max.requestsPerSecond).padStart(8)}  (${ratioOf.toFixed(2)}× the bare server's ${formatCount(bare.requestsPerSecond)}; p50 ${ms(max.p50)}, p99 ${ms(max.p99)}; ${max.failed} failed; runs ${runs.map((r) => formatCount(r.requestsPerSecond)).join(', ')} vs bare ${bareRuns.map((r) => formatCount(r.requestsPerSecond)).join(', ')})\n`);
-  process.stdout.write(`  at 50% of it (${formatCount(half.requestsPerSecond)} requests/s):   p50 ${ms(half.p50)}, p99 ${ms(half.p99)}; ${half.failed} failed\n`);
+  process.stdout.write(`    server CPU: ${cpu(max)}; bare: ${cpu(bare)}\n`);
+  process.stdout.write(`  at 50% of it (${formatCount(half.requestsPerSecond)} requests/s):   p50 ${ms(half.p50)}, p99 ${ms(half.p99)}; ${half.failed} failed (server CPU ${(half.serverCpuMs * 1000).toFixed(0)} µs/request; ${lag(half)})\n`);
   process.stdout.write(`  batches of 100 rows, rows/s:        ${formatCount(rows.requestsPerSecond * 100).padStart(8)}  (${formatCount(rows.requestsPerSecond)} requests/s; p99 ${ms(rows.p99)}; ${rows.failed} failed)\n`);
   process.stdout.write(`  ${version - 1} hot swaps under 50% load:      ${swapped.failed} failed of ${formatCount(swapped.requests)} requests (versions served: ${service.posterior.swaps}); p99 ${ms(swapped.p99)}\n`);
   process.stdout.write(`  targets: ≥ ${ratio}× the bare server ${verdict(ratioOf >= ratio)}; p99 < 5 ms at 50% load ${verdict(half.p99 < 5)}; no failed request during the swaps ${verdict(swapped.failed === 0)}\n`);

@@ -76,6 +76,32 @@ describe('the packed tarball in a fresh project (real broker with SASL, real sch
     }
   });
 
+  it('every public entry point imports from the installed package, and vbstream/serve type-checks and answers POST /predict', async () => {
+    const exported = Object.keys((JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { exports: { [path: string]: unknown } }).exports);
+    const modules = exported.filter((path) => !/\.(json|yml)$/.test(path)).map((path) => (path === '.' ? 'vbstream' : `vbstream/${path.slice(2)}`));
+    expect(modules).toContain('vbstream/serve');
+    writeFileSync(join(project, 'entry-points.mjs'), `for (const name of ${JSON.stringify(modules)}) if (Object.keys(await import(name)).length === 0) throw new Error(name + ' exports nothing');\n`);
+    sh(process.execPath, ['entry-points.mjs'], project);
+    writeFileSync(join(project, 'serve-check.ts'), [
+      "import { createModel } from 'vbstream';",
+      "import { MemoryPosteriorSource, ScoringService, type Prediction } from 'vbstream/serve';",
+      'const source = new MemoryPosteriorSource();',
+      "source.publish(createModel('adf-logit', 3), 'v1');",
+      "const service = new ScoringService({ source, port: 0, title: 'packed' });",
+      'const port = await service.start();',
+      "const response = await fetch(`http://127.0.0.1:${port}/predict`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ x: [1, 0.5, -0.5] }) });",
+      'const prediction = (await response.json()) as Prediction;',
+      'await service.stop();',
+      'process.stdout.write(JSON.stringify({ status: response.status, version: prediction.version, mean: prediction.mean }));',
+    ].join('\n'));
+    writeFileSync(join(project, 'tsconfig.serve.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, types: ['node'], outDir: '.' }, files: ['serve-check.ts'] }));
+    sh(process.execPath, [join(project, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.serve.json'], project);
+    const answer = JSON.parse(sh(process.execPath, ['serve-check.js'], project)) as { status: number; version: string; mean: number };
+    expect(answer).toMatchObject({ status: 200, version: 'v1' });
+    expect(answer.mean).toBeCloseTo(0.5, 6); // the prior: a zero mean score
+
+  });
+
   it('the README Kafka service type-checks against the published declarations and learns Avro records over SASL/SCRAM with metrics', async () => {
     const snippet = readmeBlocks().find((b) => b.file === 'kafka-service.ts');
     expect(snippet).toBeDefined();
