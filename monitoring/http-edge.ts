@@ -158,8 +158,9 @@ function problemOf({ kind, message, reason, location, retriable }: VbstreamError
  *   (405, with `Allow`) and a CONNECT are answered 4xx, never 500.
  * - **Limits** ({@link HttpLimits}, defaults {@link HTTP_LIMITS}): body size (413), JSON depth (400
  *   naming `body`), headers and body deadlines (408, then the connection is closed), a request
- *   deadline (503, retriable, with `Retry-After`; the route's work goes on but its answer is
- *   dropped) and a cap on open connections (one more is closed unanswered).
+ *   deadline on a route's asynchronous work (503, retriable, with `Retry-After`; the work goes on
+ *   but its answer is dropped; a reply returned at once needs none) and a cap on open connections
+ *   (one more is closed unanswered).
  * - **Host allow-list** ({@link HostAllowList}): a request naming another host answers 421, so a
  *   DNS-rebinding page cannot read the service.
  * - **Metrics**: every request, refused ones included, is counted by route and status (`requests`).
