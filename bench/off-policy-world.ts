@@ -21,8 +21,8 @@ const D = 3;
  * K = 3 arms, d = 3 (a bias and 2 N(0, 1) features), logistic rewards (θₐ ~ N(0, I), seed 17); the
  * candidate plays the truly best arm with probability 0.8 + 0.2/3. The logging policy is a softmax of
  * −s·E[r | x, a] (it prefers the arms the candidate avoids) mixed with a uniform share u:
- * `friendly` s = 2, u = 0.3 (every propensity ≥ 0.1); `hard` s = 15, u = 0 (the smallest of 2,000
- * propensities is near 2.6e-4 and the large weights are rare, so the normal intervals undercover).
+ * `friendly` s = 2, u = 0.3 (every propensity ≥ 0.1); `hard` s = 15, u = 0 (propensities down to
+ * 1.2e-4 over 200 logs of 2,000; the large weights are rare, so the normal intervals undercover).
  */
 export function offPolicyWorld(kind: LoggingKind): OffPolicyWorld {
   const truth = new SimulatedBandit({ arms: K, dim: D, seed: 17 });
