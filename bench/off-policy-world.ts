@@ -22,12 +22,13 @@ const D = 3;
  * candidate plays the truly best arm with probability 0.8 + 0.2/3. The logging policy is a softmax of
  * −s·E[r | x, a] (it prefers the arms the candidate avoids) mixed with a uniform share u:
  * `friendly` s = 2, u = 0.3 (every propensity ≥ 0.1); `hard` s = 15, u = 0 (propensities down to
- * 1.2e-4 over 200 logs of 2,000; the large weights are rare, so the normal intervals undercover).
+ * 1.2e-4 over 200 logs of 2,000; the large weights are rare, so the normal intervals undercover);
+ * or any logging policy given as a function of the context.
  */
-export function offPolicyWorld(kind: LoggingKind): OffPolicyWorld {
+export function offPolicyWorld(kind: LoggingKind | ((context: Float64Array) => Float64Array)): OffPolicyWorld {
   const truth = new SimulatedBandit({ arms: K, dim: D, seed: 17 });
   const [sharpness, uniform] = kind === 'friendly' ? [2, 0.3] : [15, 0];
-  const logging = (x: Float64Array): Float64Array => {
+  const logging = typeof kind === 'function' ? kind : (x: Float64Array): Float64Array => {
     const scores = Array.from(truth.expectedRewards(x), (r) => -sharpness * r);
     const top = Math.max(...scores);
     const e = scores.map((s) => Math.exp(s - top));

@@ -205,7 +205,7 @@ export const COMMAND_HELP: { readonly [command: string]: CommandHelp } = {
   },
   'bandit:evaluate': {
     summary: 'off-policy evaluation: IPS, SNIPS, doubly-robust and clipped doubly-robust estimates (with intervals) of a bandit policy\'s value from logged decisions',
-    usage: 'vbstream bandit:evaluate --decisions <file.jsonl> --policy <thompson|linucb|epsilon-greedy> [--options \'<json>\'] [--reward-model \'<json>\'] [--reward-range <min,max>] [--clip <M>] [--level 0.95] [--json]',
+    usage: 'vbstream bandit:evaluate --decisions <file.jsonl> --policy <thompson|linucb|epsilon-greedy> [--options \'<json>\'] [--reward-model \'<json>\'] [--reward-range <min,max>] [--clip <M>] [--clipped-interval normal|empirical-bernstein] [--level 0.95] [--json]',
     options: [
       ['--decisions <file>', 'JSON lines {"context": [...], "arm": a, "propensity": p, "reward": r}: what the logging policy played, with P(arm | context) > 0'],
       ['--policy <name>', 'the candidate: thompson, linucb or epsilon-greedy; it learns each logged decision after scoring it (progressive evaluation)'],
@@ -213,6 +213,7 @@ export const COMMAND_HELP: { readonly [command: string]: CommandHelp } = {
       ['--reward-model <json>', 'the doubly-robust reward model, {"family": id, "options": {...}}, one per arm, cross-fitted. Default: {"family": "vb-linear"}'],
       ['--reward-range <min,max>', 'the range every reward lies in; clipped DR charges the clipped weights\' mass at its ends. Default: the smallest and largest logged reward'],
       ['--clip <M>', 'the weight cap of clipped DR (≥ 1). Default: 1, 2, 4, … whichever gives the narrowest interval'],
+      ['--clipped-interval <kind>', 'how each side of the clipped DR interval is bounded: normal, or empirical-bernstein (Maurer & Pontil: no normality assumed, wider). Default: normal'],
       ['--level <p>', 'coverage of the intervals. Default: 0.95'],
       ['--json', 'print JSON instead of text'],
     ],

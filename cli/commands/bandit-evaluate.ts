@@ -48,7 +48,7 @@ export function banditEvaluateCommand(argv: string[], out: NodeJS.WritableStream
   const { values } = parseArgs({
     args: argv,
     strict: true,
-    options: { decisions: { type: 'string' }, policy: { type: 'string' }, options: { type: 'string' }, 'reward-model': { type: 'string' }, 'reward-range': { type: 'string' }, clip: { type: 'string' }, level: { type: 'string', default: '0.95' }, json: { type: 'boolean', default: false } },
+    options: { decisions: { type: 'string' }, policy: { type: 'string' }, options: { type: 'string' }, 'reward-model': { type: 'string' }, 'reward-range': { type: 'string' }, clip: { type: 'string' }, 'clipped-interval': { type: 'string', default: 'normal' }, level: { type: 'string', default: '0.95' }, json: { type: 'boolean', default: false } },
   });
   if (values.decisions === undefined || values.policy === undefined) throw new ConfigError(`--decisions and --policy are required\n${usageOf('bandit:evaluate')}`);
   if (!(POLICIES as readonly string[]).includes(values.policy)) throw new ConfigError(`--policy must be one of ${POLICIES.join(', ')}`, { field: 'policy', value: values.policy });
@@ -63,10 +63,12 @@ export function banditEvaluateCommand(argv: string[], out: NodeJS.WritableStream
     ? new ThompsonPolicy(settings as ConstructorParameters<typeof ThompsonPolicy>[0])
     : values.policy === 'linucb' ? new LinUcbPolicy(settings as ConstructorParameters<typeof LinUcbPolicy>[0]) : new EpsilonGreedyPolicy(settings as ConstructorParameters<typeof EpsilonGreedyPolicy>[0]);
   const rewardModel = values['reward-model'] === undefined ? undefined : jsonObjectFlag('--reward-model', values['reward-model']) as { family: string; options?: unknown };
+  const clippedInterval = values['clipped-interval'];
+  if (clippedInterval !== 'normal' && clippedInterval !== 'empirical-bernstein') throw new ConfigError('--clipped-interval must be normal or empirical-bernstein', { field: '--clipped-interval', value: clippedInterval });
   const clip = values.clip === undefined ? undefined : numberFlag('--clip', values.clip, 1, { min: 1, integer: false });
-  const estimates = evaluatePolicy(logs, candidate, { level: Number(values.level), rewardModel, learnFromLogs: true, rewardRange: rewardRangeFlag(values['reward-range']), clip });
+  const estimates = evaluatePolicy(logs, candidate, { level: Number(values.level), rewardModel, learnFromLogs: true, rewardRange: rewardRangeFlag(values['reward-range']), clip, clippedInterval });
   if (values.json) {
-    out.write(`${JSON.stringify({ policy: candidate.name, ...estimates })}\n`);
+    out.write(`${JSON.stringify({ policy: candidate.name, clippedInterval, ...estimates })}\n`);
     return 0;
   }
   const pct = `${Math.round(estimates.level * 1000) / 10}%`;
@@ -76,7 +78,7 @@ export function banditEvaluateCommand(argv: string[], out: NodeJS.WritableStream
   }
   const c = estimates.clippedDr;
   const [low, high] = estimates.rewardRange;
-  out.write(`  ${'cDR'.padEnd(6)} ${c.value.toFixed(4).padStart(9)}  [${c.lower.toFixed(4)}, ${c.upper.toFixed(4)}]  SE ${c.standardError.toFixed(4)}  (clipped DR, weights capped at ${c.clip}, clipped mass ${c.clippedMass.toFixed(4)} charged at the reward range [${low}, ${high}])\n`);
+  out.write(`  ${'cDR'.padEnd(6)} ${c.value.toFixed(4).padStart(9)}  [${c.lower.toFixed(4)}, ${c.upper.toFixed(4)}]  SE ${c.standardError.toFixed(4)}  (clipped DR, ${clippedInterval}, weights capped at ${c.clip}, clipped mass ${c.clippedMass.toFixed(4)} charged at the reward range [${low}, ${high}])\n`);
   out.write(`  effective sample size of the importance weights: ${estimates.effectiveSampleSize.toFixed(1)}\n`);
   for (const warning of estimates.warnings) out.write(`  warning: ${warning}\n`);
   return 0;

@@ -1,4 +1,8 @@
+import { normalQuantile } from '../special/normal-quantile.js';
 import { meanAndStandardError } from './mean-and-standard-error.js';
+
+/** How each side of the clipped DR interval is bounded: the normal approximation, or Maurer & Pontil's empirical-Bernstein bound (no normality: holds for any n). */
+export type ClippedIntervalKind = 'normal' | 'empirical-bernstein';
 
 /** A clipped doubly-robust estimate whose interval holds the clipping bias. */
 export interface ClippedPolicyValueEstimate {
@@ -26,8 +30,10 @@ export interface ClippedDoublyRobustInput {
   readonly k: number;
   /** [r_min, r_max]: every reward, logged or not, lies in it. */
   readonly range: readonly [number, number];
-  /** The normal quantile each side of the interval uses (each side fails with probability 1 − Φ(z)). */
-  readonly z: number;
+  /** Coverage of the interval: each side fails with probability (1 − level)/2. */
+  readonly level: number;
+  /** Default `normal`. */
+  readonly interval?: ClippedIntervalKind;
   /** The weight cap; undefined: the one of 1, 2, 4, … (and the largest weight) whose interval is narrowest. */
   readonly clip?: number;
 }
@@ -42,7 +48,10 @@ export interface ClippedDoublyRobustInput {
  * the reward model cancelling from both bounds: each bound is the mean of a variable within M·(r_max − r_min)
  * of the range, so its normal interval is sound where the unclipped weights' is not. The interval is
  * [mean(L) − z·se(L), mean(U) + z·se(U)]: its width is the clipped mass times the reward range plus the
- * two standard errors, and the automatic cap is the one that makes it narrowest.
+ * two standard errors, and the automatic cap is the one that makes it narrowest. With
+ * `empirical-bernstein` each side is instead Maurer & Pontil's (2009, Thm 4) bound for a mean of
+ * variables in a range of R = M·(r_max − r_min): √(2·s²·ln(2/δ)/n) + 7R·ln(2/δ)/(3(n − 1)) with
+ * δ = (1 − level)/2 — it holds without normality, for any n, and is wider.
  */
 export function clippedDoublyRobust(input: ClippedDoublyRobustInput): ClippedPolicyValueEstimate {
   const largest = input.weights.reduce((m, w) => Math.max(m, w), 0);
@@ -60,7 +69,7 @@ export function clippedDoublyRobust(input: ClippedDoublyRobustInput): ClippedPol
   return best!;
 }
 
-function clippedAt({ weights, arms, rewards, target, predicted, k, range: [low, high], z }: ClippedDoublyRobustInput, cap: number): ClippedPolicyValueEstimate {
+function clippedAt({ weights, arms, rewards, target, predicted, k, range: [low, high], level, interval = 'normal' }: ClippedDoublyRobustInput, cap: number): ClippedPolicyValueEstimate {
   const n = weights.length;
   const terms = new Float64Array(n);
   const lows = new Float64Array(n);
@@ -78,5 +87,9 @@ function clippedAt({ weights, arms, rewards, target, predicted, k, range: [low, 
   const [value, standardError] = meanAndStandardError(terms);
   const [lowMean, lowError] = meanAndStandardError(lows);
   const [highMean, highError] = meanAndStandardError(highs);
-  return { value, standardError, lower: lowMean - z * lowError, upper: highMean + z * highError, clip: cap, clippedMass: Math.max(0, 1 - clippedSum / n) };
+  const delta = (1 - level) / 2;
+  const margin = interval === 'normal'
+    ? (error: number): number => normalQuantile(1 - delta) * error
+    : (error: number): number => Math.sqrt((2 * error * error * Math.log(2 / delta))) + (7 * cap * (high - low) * Math.log(2 / delta)) / (3 * (n - 1));
+  return { value, standardError, lower: lowMean - margin(lowError), upper: highMean + margin(highError), clip: cap, clippedMass: Math.max(0, 1 - clippedSum / n) };
 }

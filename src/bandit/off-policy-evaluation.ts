@@ -3,7 +3,7 @@ import { InputError } from '../core/input-error.js';
 import type { OnlineModel } from '../core/online-model.js';
 import { normalQuantile } from '../special/normal-quantile.js';
 import type { ArmModelSpec } from './arm-model-spec.js';
-import { clippedDoublyRobust, type ClippedPolicyValueEstimate } from './clipped-doubly-robust.js';
+import { clippedDoublyRobust, type ClippedIntervalKind, type ClippedPolicyValueEstimate } from './clipped-doubly-robust.js';
 import { createArmModels } from './create-arm-models.js';
 import { DEFAULT_REWARD_MODEL } from './default-reward-model.js';
 import { meanAndStandardError } from './mean-and-standard-error.js';
@@ -63,6 +63,8 @@ export interface OffPolicyOptions {
   readonly rewardRange?: readonly [number, number];
   /** The weight cap of `clippedDr` (default: chosen from 1, 2, 4, … for the narrowest interval). */
   readonly clip?: number;
+  /** How `clippedDr`'s interval bounds each side: `normal` (default) or `empirical-bernstein` (no normality assumed, wider). */
+  readonly clippedInterval?: ClippedIntervalKind;
 }
 
 /**
@@ -88,6 +90,7 @@ export function evaluatePolicy(logs: readonly LoggedDecision[], candidate: Actio
   const n = logs.length;
   if (options.clip !== undefined && !(options.clip >= 1 && Number.isFinite(options.clip))) throw new ConfigError('clip must be a finite number ≥ 1', { field: 'clip', value: options.clip });
   if (options.rewardRange !== undefined && !(options.rewardRange[0] < options.rewardRange[1] && Number.isFinite(options.rewardRange[1] - options.rewardRange[0]))) throw new ConfigError('rewardRange must be [min, max] with finite min < max', { field: 'rewardRange', value: String(options.rewardRange) });
+  if (options.clippedInterval !== undefined && options.clippedInterval !== 'normal' && options.clippedInterval !== 'empirical-bernstein') throw new ConfigError('clippedInterval must be normal or empirical-bernstein', { field: 'clippedInterval', value: String(options.clippedInterval) });
   if (n < 2) throw new InputError(`off-policy evaluation needs at least 2 logged decisions, got ${n}`, { field: 'logs', value: n });
   const k = candidate.arms;
   const dim = logs[0].context.length;
@@ -121,7 +124,7 @@ export function evaluatePolicy(logs: readonly LoggedDecision[], candidate: Actio
   const snipsSe = sumW > 0 ? Math.sqrt(logs.reduce((s, log, i) => s + weights[i] * weights[i] * (log.reward - snipsValue) ** 2, 0)) / sumW : Number.NaN;
   const rewards = Float64Array.from(logs, (log) => log.reward);
   const rewardRange = options.rewardRange ?? [rewards.reduce((m, r) => Math.min(m, r)), rewards.reduce((m, r) => Math.max(m, r))] as const;
-  const clippedDr = clippedDoublyRobust({ weights, arms: Int32Array.from(logs, (log) => log.arm), rewards, target, predicted, k, range: rewardRange, z, clip: options.clip });
+  const clippedDr = clippedDoublyRobust({ weights, arms: Int32Array.from(logs, (log) => log.arm), rewards, target, predicted, k, range: rewardRange, level, interval: options.clippedInterval, clip: options.clip });
   const effectiveSampleSize = sumW2 > 0 ? (sumW * sumW) / sumW2 : 0;
   const warnings = effectiveSampleSize < SMALL_EFFECTIVE_SAMPLE_SHARE * n
     ? [`the importance weights are worth ${effectiveSampleSize.toFixed(1)} of ${n} decisions (effective sample size below ${SMALL_EFFECTIVE_SAMPLE_SHARE * 100}%): the IPS, SNIPS and DR normal intervals undercover, read the clipped DR interval`]

@@ -68,7 +68,16 @@ describe('clipped DR', () => {
     expect(r.rewardRange).toEqual([0, 1]);
   });
 
-  it('refuses a reward outside the range it was told, and a cap below 1', () => {
+  it('the empirical-Bernstein sides hold the normal ones, for the same cap', () => {
+    const normal = evaluatePolicy(logs, world.candidate, { clip: 16, rewardRange: [0, 1] }).clippedDr;
+    const bernstein = evaluatePolicy(logs, world.candidate, { clip: 16, rewardRange: [0, 1], clippedInterval: 'empirical-bernstein' }).clippedDr;
+    expect(bernstein.value).toBe(normal.value);
+    expect(bernstein.lower).toBeLessThan(normal.lower);
+    expect(bernstein.upper).toBeGreaterThan(normal.upper);
+  });
+
+  it('refuses a reward outside the range it was told, a cap below 1 and an unknown interval', () => {
+    expect(() => evaluatePolicy(logs, world.candidate, { clippedInterval: 'bootstrap' as 'normal' })).toThrow(/clippedInterval must be normal or empirical-bernstein/);
     expect(() => evaluatePolicy(logs, world.candidate, { rewardRange: [0, 0.5] })).toThrow(InputError);
     expect(() => evaluatePolicy(logs, world.candidate, { rewardRange: [0, 0.5] })).toThrow(/reward is outside rewardRange \[0, 0.5\] \(row \d+/);
     expect(() => evaluatePolicy(logs, world.candidate, { clip: 0.5 })).toThrow(/clip must be a finite number ≥ 1/);
