@@ -69,6 +69,7 @@ export function clippedDoublyRobust(input: ClippedDoublyRobustInput): ClippedPol
   return best!;
 }
 
+/** The clipped DR estimate and interval at one cap. */
 function clippedAt({ weights, arms, rewards, target, predicted, k, range: [low, high], level, interval = 'normal' }: ClippedDoublyRobustInput, cap: number): ClippedPolicyValueEstimate {
   const n = weights.length;
   const terms = new Float64Array(n);
@@ -90,6 +91,6 @@ function clippedAt({ weights, arms, rewards, target, predicted, k, range: [low, 
   const delta = (1 - level) / 2;
   const margin = interval === 'normal'
     ? (error: number): number => normalQuantile(1 - delta) * error
-    : (error: number): number => Math.sqrt((2 * error * error * Math.log(2 / delta))) + (7 * cap * (high - low) * Math.log(2 / delta)) / (3 * (n - 1));
+    : (error: number): number => Math.sqrt(2 * error * error * Math.log(2 / delta)) + (7 * cap * (high - low) * Math.log(2 / delta)) / (3 * (n - 1));
   return { value, standardError, lower: lowMean - margin(lowError), upper: highMean + margin(highError), clip: cap, clippedMass: Math.max(0, 1 - clippedSum / n) };
 }

@@ -40,7 +40,7 @@ export interface OffPolicyEstimates {
   /** (Σw)²/Σw²: how many on-policy samples the importance weights are worth. */
   readonly effectiveSampleSize: number;
   readonly level: number;
-  /** What the caller should know before trusting the normal intervals (a small effective sample size). */
+  /** What the caller should know before trusting the intervals: a small effective sample size, a reward range of one value. */
   readonly warnings: readonly string[];
 }
 
@@ -126,9 +126,9 @@ export function evaluatePolicy(logs: readonly LoggedDecision[], candidate: Actio
   const rewardRange = options.rewardRange ?? [rewards.reduce((m, r) => Math.min(m, r)), rewards.reduce((m, r) => Math.max(m, r))] as const;
   const clippedDr = clippedDoublyRobust({ weights, arms: Int32Array.from(logs, (log) => log.arm), rewards, target, predicted, k, range: rewardRange, level, interval: options.clippedInterval, clip: options.clip });
   const effectiveSampleSize = sumW2 > 0 ? (sumW * sumW) / sumW2 : 0;
-  const warnings = effectiveSampleSize < SMALL_EFFECTIVE_SAMPLE_SHARE * n
-    ? [`the importance weights are worth ${effectiveSampleSize.toFixed(1)} of ${n} decisions (effective sample size below ${SMALL_EFFECTIVE_SAMPLE_SHARE * 100}%): the IPS, SNIPS and DR normal intervals undercover, read the clipped DR interval`]
-    : [];
+  const warnings: string[] = [];
+  if (effectiveSampleSize < SMALL_EFFECTIVE_SAMPLE_SHARE * n) warnings.push(`the importance weights are worth ${effectiveSampleSize.toFixed(1)} of ${n} decisions (effective sample size below ${SMALL_EFFECTIVE_SAMPLE_SHARE * 100}%): the IPS, SNIPS and DR normal intervals undercover, read the clipped DR interval`);
+  if (rewardRange[0] === rewardRange[1]) warnings.push(`every logged reward is ${rewardRange[0]}: the clipped DR interval takes that as the reward range; pass the range the rewards can take`);
   return {
     ips: interval(...meanAndStandardError(ipsTerms)),
     snips: interval(snipsValue, snipsSe),

@@ -68,6 +68,12 @@ describe('clipped DR', () => {
     expect(r.rewardRange).toEqual([0, 1]);
   });
 
+  it('warns when the logged rewards, the default range, are all one value', () => {
+    const zeros = logs.map((l) => ({ ...l, reward: 0 }));
+    expect(evaluatePolicy(zeros, world.candidate).warnings).toContain('every logged reward is 0: the clipped DR interval takes that as the reward range; pass the range the rewards can take');
+    expect(evaluatePolicy(zeros, world.candidate, { rewardRange: [0, 1] }).warnings.filter((w) => w.startsWith('every logged reward'))).toEqual([]);
+  });
+
   it('the empirical-Bernstein sides hold the normal ones, for the same cap', () => {
     const normal = evaluatePolicy(logs, world.candidate, { clip: 16, rewardRange: [0, 1] }).clippedDr;
     const bernstein = evaluatePolicy(logs, world.candidate, { clip: 16, rewardRange: [0, 1], clippedInterval: 'empirical-bernstein' }).clippedDr;
