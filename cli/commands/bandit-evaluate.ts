@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { usageOf } from '../command-help.js';
 import { jsonObjectFlag } from '../json-object-flag.js';
+import { numberFlag } from '../number-flag.js';
 import { EpsilonGreedyPolicy } from '../../src/bandit/epsilon-greedy-policy.js';
 import { LinUcbPolicy } from '../../src/bandit/lin-ucb-policy.js';
 import { evaluatePolicy, type LoggedDecision } from '../../src/bandit/off-policy-evaluation.js';
@@ -29,16 +30,25 @@ function readDecisions(path: string): LoggedDecision[] {
   });
 }
 
+/** `--reward-range min,max` as a pair of finite numbers, or undefined when absent. */
+function rewardRangeFlag(text: string | undefined): [number, number] | undefined {
+  if (text === undefined) return undefined;
+  const parts = text.split(',');
+  if (parts.length !== 2) throw new ConfigError('--reward-range must be min,max', { field: '--reward-range', value: text });
+  return [numberFlag('--reward-range', parts[0], 0, { min: -Infinity, integer: false }), numberFlag('--reward-range', parts[1], 0, { min: -Infinity, integer: false })];
+}
+
 /**
- * `vbstream bandit:evaluate`: IPS, SNIPS and doubly-robust estimates, with normal-approximation
- * intervals, of what a candidate policy (made with `--options`) would have earned on logged
- * decisions, the candidate learning each logged decision after it is scored (progressive evaluation).
+ * `vbstream bandit:evaluate`: IPS, SNIPS and doubly-robust estimates with normal-approximation
+ * intervals, and clipped DR with an interval that holds its clipping bias, of what a candidate policy
+ * (made with `--options`) would have earned on logged decisions, the candidate learning each logged
+ * decision after it is scored (progressive evaluation); a warning when the effective sample size is small.
  */
 export function banditEvaluateCommand(argv: string[], out: NodeJS.WritableStream = process.stdout): number {
   const { values } = parseArgs({
     args: argv,
     strict: true,
-    options: { decisions: { type: 'string' }, policy: { type: 'string' }, options: { type: 'string' }, 'reward-model': { type: 'string' }, level: { type: 'string', default: '0.95' }, json: { type: 'boolean', default: false } },
+    options: { decisions: { type: 'string' }, policy: { type: 'string' }, options: { type: 'string' }, 'reward-model': { type: 'string' }, 'reward-range': { type: 'string' }, clip: { type: 'string' }, 'clipped-interval': { type: 'string', default: 'normal' }, level: { type: 'string', default: '0.95' }, json: { type: 'boolean', default: false } },
   });
   if (values.decisions === undefined || values.policy === undefined) throw new ConfigError(`--decisions and --policy are required\n${usageOf('bandit:evaluate')}`);
   if (!(POLICIES as readonly string[]).includes(values.policy)) throw new ConfigError(`--policy must be one of ${POLICIES.join(', ')}`, { field: 'policy', value: values.policy });
@@ -53,16 +63,23 @@ export function banditEvaluateCommand(argv: string[], out: NodeJS.WritableStream
     ? new ThompsonPolicy(settings as ConstructorParameters<typeof ThompsonPolicy>[0])
     : values.policy === 'linucb' ? new LinUcbPolicy(settings as ConstructorParameters<typeof LinUcbPolicy>[0]) : new EpsilonGreedyPolicy(settings as ConstructorParameters<typeof EpsilonGreedyPolicy>[0]);
   const rewardModel = values['reward-model'] === undefined ? undefined : jsonObjectFlag('--reward-model', values['reward-model']) as { family: string; options?: unknown };
-  const estimates = evaluatePolicy(logs, candidate, { level: Number(values.level), rewardModel, learnFromLogs: true });
+  const clippedInterval = values['clipped-interval'];
+  if (clippedInterval !== 'normal' && clippedInterval !== 'empirical-bernstein') throw new ConfigError('--clipped-interval must be normal or empirical-bernstein', { field: '--clipped-interval', value: clippedInterval });
+  const clip = values.clip === undefined ? undefined : numberFlag('--clip', values.clip, 1, { min: 1, integer: false });
+  const estimates = evaluatePolicy(logs, candidate, { level: Number(values.level), rewardModel, learnFromLogs: true, rewardRange: rewardRangeFlag(values['reward-range']), clip, clippedInterval });
   if (values.json) {
-    out.write(`${JSON.stringify({ policy: candidate.name, ...estimates })}\n`);
+    out.write(`${JSON.stringify({ policy: candidate.name, clippedInterval, ...estimates })}\n`);
     return 0;
   }
   const pct = `${Math.round(estimates.level * 1000) / 10}%`;
-  out.write(`${candidate.name} on ${estimates.n} logged decisions (${arms} arms, ${dim} features), learning as it goes; ${pct} normal intervals\n`);
+  out.write(`${candidate.name} on ${estimates.n} logged decisions (${arms} arms, ${dim} features), learning as it goes; ${pct} intervals\n`);
   for (const [name, e] of [['IPS', estimates.ips], ['SNIPS', estimates.snips], ['DR', estimates.dr]] as const) {
-    out.write(`  ${name.padEnd(6)} ${e.value.toFixed(4).padStart(9)}  [${e.lower.toFixed(4)}, ${e.upper.toFixed(4)}]  SE ${e.standardError.toFixed(4)}\n`);
+    out.write(`  ${name.padEnd(6)} ${e.value.toFixed(4).padStart(9)}  [${e.lower.toFixed(4)}, ${e.upper.toFixed(4)}]  SE ${e.standardError.toFixed(4)}  (normal)\n`);
   }
+  const c = estimates.clippedDr;
+  const [low, high] = estimates.rewardRange;
+  out.write(`  ${'cDR'.padEnd(6)} ${c.value.toFixed(4).padStart(9)}  [${c.lower.toFixed(4)}, ${c.upper.toFixed(4)}]  SE ${c.standardError.toFixed(4)}  (clipped DR, ${clippedInterval}, weights capped at ${c.clip}, clipped mass ${c.clippedMass.toFixed(4)} charged at the reward range [${low}, ${high}])\n`);
   out.write(`  effective sample size of the importance weights: ${estimates.effectiveSampleSize.toFixed(1)}\n`);
+  for (const warning of estimates.warnings) out.write(`  warning: ${warning}\n`);
   return 0;
 }

@@ -13,4 +13,5 @@ export { SimulatedBandit, type SimulatedBanditOptions } from './simulated-bandit
 export { simulateBandit, type RegretCurve } from './simulate-bandit.js';
 export { DEFAULT_REWARD_MODEL } from './default-reward-model.js';
 export { evaluatePolicy, type LoggedDecision, type OffPolicyEstimates, type OffPolicyOptions, type PolicyValueEstimate } from './off-policy-evaluation.js';
+export { clippedDoublyRobust, type ClippedDoublyRobustInput, type ClippedIntervalKind, type ClippedPolicyValueEstimate } from './clipped-doubly-robust.js';
 export { mergePolicy } from './merge-policy.js';

@@ -3,8 +3,10 @@ import { InputError } from '../core/input-error.js';
 import type { OnlineModel } from '../core/online-model.js';
 import { normalQuantile } from '../special/normal-quantile.js';
 import type { ArmModelSpec } from './arm-model-spec.js';
+import { clippedDoublyRobust, type ClippedIntervalKind, type ClippedPolicyValueEstimate } from './clipped-doubly-robust.js';
 import { createArmModels } from './create-arm-models.js';
 import { DEFAULT_REWARD_MODEL } from './default-reward-model.js';
+import { meanAndStandardError } from './mean-and-standard-error.js';
 import type { ActionDistribution, BanditPolicy } from './bandit-policy.js';
 
 /** One logged decision: the context, the arm the logging policy played, its propensity, the reward seen. */
@@ -29,12 +31,21 @@ export interface OffPolicyEstimates {
   readonly ips: PolicyValueEstimate;
   readonly snips: PolicyValueEstimate;
   readonly dr: PolicyValueEstimate;
+  /** Clipped DR whose interval holds the clipping bias (see {@link clippedDoublyRobust}): the interval to read when propensities are small. */
+  readonly clippedDr: ClippedPolicyValueEstimate;
+  /** The reward range the clipped DR interval assumed. */
+  readonly rewardRange: readonly [number, number];
   /** Logged decisions used. */
   readonly n: number;
   /** (Σw)²/Σw²: how many on-policy samples the importance weights are worth. */
   readonly effectiveSampleSize: number;
   readonly level: number;
+  /** What the caller should know before trusting the intervals: a small effective sample size, a reward range of one value. */
+  readonly warnings: readonly string[];
 }
+
+/** Below this share of the logged decisions, the effective sample size is reported as small. */
+const SMALL_EFFECTIVE_SAMPLE_SHARE = 0.1;
 
 /** Options of {@link evaluatePolicy}. */
 export interface OffPolicyOptions {
@@ -48,6 +59,12 @@ export interface OffPolicyOptions {
    * online from this traffic (default false: the candidate as it stands).
    */
   readonly learnFromLogs?: boolean;
+  /** [r_min, r_max]: the range every reward lies in, which bounds the clipping bias of `clippedDr` (default: the smallest and largest logged reward). */
+  readonly rewardRange?: readonly [number, number];
+  /** The weight cap of `clippedDr` (default: chosen from 1, 2, 4, … for the narrowest interval). */
+  readonly clip?: number;
+  /** How `clippedDr`'s interval bounds each side: `normal` (default) or `empirical-bernstein` (no normality assumed, wider). */
+  readonly clippedInterval?: ClippedIntervalKind;
 }
 
 /**
@@ -59,7 +76,10 @@ export interface OffPolicyOptions {
  *   unbiased if either the propensities or the reward model r̂ are right. r̂ is cross-fitted: the
  *   per-arm models scoring the even rows are fit on the odd rows and vice versa.
  * Intervals are normal approximations V̂ ± z·SE with the empirical variance: SE = sd(terms)/√n for
- * IPS and DR, and the delta-method √(Σ w_i²(r_i − V̂)²)/Σ w_i for SNIPS.
+ * IPS and DR, and the delta-method √(Σ w_i²(r_i − V̂)²)/Σ w_i for SNIPS. They undercover when some
+ * propensities are small (the large weights are rarely logged): `clippedDr` caps the weights and
+ * bounds the cap's bias with the reward range, and `warnings` says when the Kish effective sample
+ * size (Σw)²/Σw² is below 10% of n.
  * `candidate.actionProbabilities` is called once per logged decision (in log order).
  */
 export function evaluatePolicy(logs: readonly LoggedDecision[], candidate: ActionDistribution | BanditPolicy, options: OffPolicyOptions = {}): OffPolicyEstimates {
@@ -68,6 +88,9 @@ export function evaluatePolicy(logs: readonly LoggedDecision[], candidate: Actio
   const level = options.level ?? 0.95;
   if (!(level > 0 && level < 1)) throw new ConfigError('level must be in (0, 1)', { field: 'level', value: level });
   const n = logs.length;
+  if (options.clip !== undefined && !(options.clip >= 1 && Number.isFinite(options.clip))) throw new ConfigError('clip must be a finite number ≥ 1', { field: 'clip', value: options.clip });
+  if (options.rewardRange !== undefined && !(options.rewardRange[0] < options.rewardRange[1] && Number.isFinite(options.rewardRange[1] - options.rewardRange[0]))) throw new ConfigError('rewardRange must be [min, max] with finite min < max', { field: 'rewardRange', value: String(options.rewardRange) });
+  if (options.clippedInterval !== undefined && options.clippedInterval !== 'normal' && options.clippedInterval !== 'empirical-bernstein') throw new ConfigError('clippedInterval must be normal or empirical-bernstein', { field: 'clippedInterval', value: String(options.clippedInterval) });
   if (n < 2) throw new InputError(`off-policy evaluation needs at least 2 logged decisions, got ${n}`, { field: 'logs', value: n });
   const k = candidate.arms;
   const dim = logs[0].context.length;
@@ -77,6 +100,7 @@ export function evaluatePolicy(logs: readonly LoggedDecision[], candidate: Actio
     if (!Number.isInteger(log.arm) || log.arm < 0 || log.arm >= k) throw new InputError(`arm must be an integer in [0, ${k})`, { row, field: 'arm', value: log.arm });
     if (!(log.propensity > 0 && log.propensity <= 1)) throw new InputError('propensity must be in (0, 1]', { row, field: 'propensity', value: log.propensity });
     if (!Number.isFinite(log.reward)) throw new InputError('reward must be finite', { row, field: 'reward', value: log.reward });
+    if (options.rewardRange !== undefined && !(log.reward >= options.rewardRange[0] && log.reward <= options.rewardRange[1])) throw new InputError(`reward is outside rewardRange [${options.rewardRange.join(', ')}]`, { row, field: 'reward', value: log.reward });
   }
   const target = new Float64Array(n * k);
   for (let i = 0; i < n; i++) {
@@ -98,22 +122,24 @@ export function evaluatePolicy(logs: readonly LoggedDecision[], candidate: Actio
   const sumW2 = weights.reduce((s, w) => s + w * w, 0);
   const snipsValue = sumW > 0 ? ipsTerms.reduce((s, t) => s + t, 0) / sumW : Number.NaN;
   const snipsSe = sumW > 0 ? Math.sqrt(logs.reduce((s, log, i) => s + weights[i] * weights[i] * (log.reward - snipsValue) ** 2, 0)) / sumW : Number.NaN;
+  const rewards = Float64Array.from(logs, (log) => log.reward);
+  const rewardRange = options.rewardRange ?? [rewards.reduce((m, r) => Math.min(m, r)), rewards.reduce((m, r) => Math.max(m, r))] as const;
+  const clippedDr = clippedDoublyRobust({ weights, arms: Int32Array.from(logs, (log) => log.arm), rewards, target, predicted, k, range: rewardRange, level, interval: options.clippedInterval, clip: options.clip });
+  const effectiveSampleSize = sumW2 > 0 ? (sumW * sumW) / sumW2 : 0;
+  const warnings: string[] = [];
+  if (effectiveSampleSize < SMALL_EFFECTIVE_SAMPLE_SHARE * n) warnings.push(`the importance weights are worth ${effectiveSampleSize.toFixed(1)} of ${n} decisions (effective sample size below ${SMALL_EFFECTIVE_SAMPLE_SHARE * 100}%): the IPS, SNIPS and DR normal intervals undercover, read the clipped DR interval`);
+  if (rewardRange[0] === rewardRange[1]) warnings.push(`every logged reward is ${rewardRange[0]}: the clipped DR interval takes that as the reward range; pass the range the rewards can take`);
   return {
-    ips: interval(...meanAndError(ipsTerms)),
+    ips: interval(...meanAndStandardError(ipsTerms)),
     snips: interval(snipsValue, snipsSe),
-    dr: interval(...meanAndError(drTerms)),
+    dr: interval(...meanAndStandardError(drTerms)),
+    clippedDr,
+    rewardRange,
     n,
-    effectiveSampleSize: sumW2 > 0 ? (sumW * sumW) / sumW2 : 0,
+    effectiveSampleSize,
     level,
+    warnings,
   };
-}
-
-/** The mean of the terms and its standard error sd/√n (sd with n − 1). */
-function meanAndError(terms: Float64Array): [number, number] {
-  const n = terms.length;
-  const mean = terms.reduce((s, t) => s + t, 0) / n;
-  const variance = terms.reduce((s, t) => s + (t - mean) ** 2, 0) / (n - 1);
-  return [mean, Math.sqrt(variance / n)];
 }
 
 /** r̂(x_i, a) for every row and arm (n×K), each row scored by per-arm models fit on the other half (odd/even rows). */

@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { evaluatePolicy, SimulatedBandit, type ActionDistribution, type LoggedDecision } from '../../src/bandit/index.js';
+import { offPolicyWorld } from '../../bench/off-policy-world.js';
+import { evaluatePolicy, type ActionDistribution } from '../../src/bandit/index.js';
 import { InputError } from '../../src/core/input-error.js';
-import { Rng } from '../../src/rng/rng.js';
 
 const K = 3;
-const D = 3;
-const WORLD = { arms: K, dim: D, seed: 17 };
 
 /** The logging policy μ: 70% softmax of fixed scores βₐᵀx, 30% uniform (every propensity ≥ 0.1), known exactly. */
 const beta = [Float64Array.of(0.5, 1, 0), Float64Array.of(0, -0.5, 1), Float64Array.of(-0.5, 0, -1)];
@@ -17,42 +15,8 @@ function logging(x: Float64Array): Float64Array {
   return Float64Array.from(e, (v) => (0.7 * v) / total + 0.3 / K);
 }
 
-/** The candidate π: 80% the truly best arm, 20% uniform. */
-const truth = new SimulatedBandit(WORLD);
-const candidate: ActionDistribution = {
-  arms: K,
-  actionProbabilities(x) {
-    const expected = truth.expectedRewards(x);
-    const best = expected.indexOf(Math.max(...expected));
-    return Float64Array.from({ length: K }, (_, a) => (a === best ? 0.8 : 0) + 0.2 / K);
-  },
-};
-
-/** V(π) = E_x Σₐ π(a | x) E[r | x, a], by 100,000 contexts with the exact expected rewards. */
-const trueValue = ((): number => {
-  const world = new SimulatedBandit({ ...WORLD, seed: 17 });
-  let sum = 0;
-  for (let i = 0; i < 100_000; i++) {
-    const x = world.context();
-    const p = candidate.actionProbabilities(x);
-    const r = world.expectedRewards(x);
-    for (let a = 0; a < K; a++) sum += p[a] * r[a];
-  }
-  return sum / 100_000;
-})();
-
-/** n decisions logged by μ in the same world: contexts, arms and rewards from the seed's own generator. */
-function logs(seed: number, n: number): LoggedDecision[] {
-  const rng = Rng.fromSeed(seed);
-  return Array.from({ length: n }, () => {
-    const context = Float64Array.from({ length: D }, (_, j) => (j === 0 ? 1 : rng.normal()));
-    const p = logging(context);
-    let u = rng.nextDouble();
-    let arm = 0;
-    while (arm < K - 1 && u >= p[arm]) u -= p[arm++];
-    return { context, arm, propensity: p[arm], reward: rng.nextDouble() < truth.expectedRewards(context)[arm] ? 1 : 0 };
-  });
-}
+/** The candidate π (80% the truly best arm, 20% uniform), its true value and logs of μ, in the world of bench/off-policy-world.ts. */
+const { candidate, trueValue, logs } = offPolicyWorld(logging);
 
 describe('off-policy evaluation (IPS, SNIPS, DR) against a known logging policy', () => {
   const SEEDS = 40;

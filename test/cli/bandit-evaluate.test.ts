@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { offPolicyWorld } from '../../bench/off-policy-world.js';
 import { SimulatedBandit } from '../../src/bandit/simulated-bandit.js';
 import { Rng } from '../../src/rng/rng.js';
 import { runVbstream } from '../helpers/run-vbstream.js';
@@ -22,13 +23,19 @@ const decisions = join(dir, 'decisions.jsonl');
   writeFileSync(decisions, `${lines.join('\n')}\n`);
 }
 
+/** 2000 decisions of the hard logging policy of the off-policy coverage test (propensities down to the 1e-4s). */
+const hardDecisions = join(dir, 'hard.jsonl');
+writeFileSync(hardDecisions, offPolicyWorld('hard').logs(1, 2000).map((l) => `${JSON.stringify({ ...l, context: Array.from(l.context) })}\n`).join(''));
+
 describe('vbstream bandit:evaluate', () => {
   it('prints IPS, SNIPS and DR with intervals; a learning policy beats the uniform logger; --json for tools', () => {
     const text = runVbstream('bandit:evaluate', '--decisions', decisions, '--policy', 'linucb');
     expect(text.stderr).toBe('');
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/^LinUCB \(alpha 1\) on 1500 logged decisions \(3 arms, 3 features\), learning as it goes; 95% normal intervals\n/);
-    for (const name of ['IPS', 'SNIPS', 'DR']) expect(text.stdout).toMatch(new RegExp(`\\n  ${name} +-?\\d\\.\\d{4}  \\[-?\\d\\.\\d{4}, -?\\d\\.\\d{4}\\]  SE \\d\\.\\d{4}\\n`));
+    expect(text.stdout).toMatch(/^LinUCB \(alpha 1\) on 1500 logged decisions \(3 arms, 3 features\), learning as it goes; 95% intervals\n/);
+    for (const name of ['IPS', 'SNIPS', 'DR']) expect(text.stdout).toMatch(new RegExp(`\\n  ${name} +-?\\d\\.\\d{4}  \\[-?\\d\\.\\d{4}, -?\\d\\.\\d{4}\\]  SE \\d\\.\\d{4}  \\(normal\\)\\n`));
+    expect(text.stdout).toMatch(/\n  cDR +-?\d\.\d{4}  \[-?\d\.\d{4}, -?\d\.\d{4}\]  SE \d\.\d{4}  \(clipped DR, normal, weights capped at \d+(\.\d+)?, clipped mass \d\.\d{4} charged at the reward range \[0, 1\]\)\n/);
+    expect(text.stdout).not.toMatch(/warning/);
     const json = JSON.parse(runVbstream('bandit:evaluate', '--decisions', decisions, '--policy', 'thompson', '--options', '{"seed": 3, "propensityDraws": 20}', '--level', '0.9', '--json').stdout) as { policy: string; level: number; n: number; dr: { value: number; lower: number; upper: number } };
     expect(json).toMatchObject({ policy: 'thompson', level: 0.9, n: 1500 });
     expect(json.dr.lower).toBeLessThan(json.dr.value);
@@ -36,6 +43,20 @@ describe('vbstream bandit:evaluate', () => {
     const logged = JSON.parse(runVbstream('bandit:evaluate', '--decisions', decisions, '--policy', 'epsilon-greedy', '--options', '{"epsilon": 1}', '--json').stdout) as { ips: { value: number } };
     // ε = 1 is the uniform logging policy itself: every weight is 1, IPS is the logged mean reward
     expect(json.dr.value).toBeGreaterThan(logged.ips.value);
+  });
+
+  it('on a logging policy with tiny propensities: warns of the small effective sample size, and takes the reward range and the cap', () => {
+    const text = runVbstream('bandit:evaluate', '--decisions', hardDecisions, '--policy', 'epsilon-greedy', '--reward-range', '0,1');
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/\n  warning: the importance weights are worth \d+\.\d of 2000 decisions \(effective sample size below 10%\): the IPS, SNIPS and DR normal intervals undercover, read the clipped DR interval\n$/);
+    const json = JSON.parse(runVbstream('bandit:evaluate', '--decisions', hardDecisions, '--policy', 'epsilon-greedy', '--reward-range=-1,2', '--clip', '8', '--clipped-interval', 'empirical-bernstein', '--json').stdout) as { clippedInterval: string; rewardRange: number[]; warnings: string[]; clippedDr: { clip: number; lower: number; upper: number } };
+    expect(json.rewardRange).toEqual([-1, 2]);
+    expect(json.clippedDr.clip).toBe(8);
+    expect(json.clippedInterval).toBe('empirical-bernstein');
+    expect(json.warnings).toHaveLength(1);
+    expect(runVbstream('bandit:evaluate', '--decisions', hardDecisions, '--policy', 'linucb', '--reward-range', '0').stderr).toMatch(/--reward-range must be min,max/);
+    expect(runVbstream('bandit:evaluate', '--decisions', hardDecisions, '--policy', 'linucb', '--clipped-interval', 'bootstrap').stderr).toMatch(/--clipped-interval must be normal or empirical-bernstein/);
+    expect(runVbstream('bandit:evaluate', '--decisions', hardDecisions, '--policy', 'linucb', '--clip', '0.5').stderr).toMatch(/--clip must be a finite number ≥ 1/);
   });
 
   it('refuses what it cannot evaluate, naming the problem', () => {
