@@ -1,5 +1,6 @@
 import { cholesky } from '../../linalg/cholesky.js';
 import { choleskyInverse } from '../../linalg/cholesky-inverse.js';
+import { rowVariance } from './row-variance.js';
 import type { ViPerState } from './state.js';
 import type { ViPerWorkspace } from './workspace.js';
 
@@ -25,13 +26,7 @@ export function foldSites(family: string, state: ViPerState, workspace: ViPerWor
     const base = r * d;
     let theta = 0;
     for (let a = 0; a < d; a++) theta += x[base + a] * mu[a];
-    let tau2 = 0;
-    for (let b = 0; b < d; b++) {
-      let sum = 0;
-      for (let a = b; a < d; a++) sum += factor[a * d + b] * x[base + a];
-      u[b] = sum;
-      tau2 += sum * sum;
-    }
+    const tau2 = rowVariance(factor, d, x, base, u);
     likelihood.expectedLogProb(y[r], theta, tau2, g);
     const h = Math.max(0, -2 * weights[r] * g.dv);
     const s = weights[r] * g.dm + h * theta;

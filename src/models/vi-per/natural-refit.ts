@@ -3,6 +3,7 @@ import { cholesky } from '../../linalg/cholesky.js';
 import { choleskyInverse } from '../../linalg/cholesky-inverse.js';
 import { logDetCholesky } from '../../linalg/log-det-cholesky.js';
 import type { GaussianPrior } from './gaussian-prior.js';
+import { rowVariance } from './row-variance.js';
 import { sdaFit } from './sda-fit.js';
 import type { ViPerSettings } from './settings.js';
 import type { ViPerWorkspace } from './workspace.js';
@@ -49,13 +50,7 @@ export function naturalRefit(family: string, settings: ViPerSettings, workspace:
       const base = r * d;
       let theta = 0;
       for (let a = 0; a < d; a++) theta += x[base + a] * mu[a];
-      let tau2 = 0;
-      for (let b = 0; b < d; b++) {
-        let sum = 0;
-        for (let a = b; a < d; a++) sum += factor[a * d + b] * x[base + a];
-        u[b] = sum;
-        tau2 += sum * sum;
-      }
+      const tau2 = rowVariance(factor, d, x, base, u);
       const w = weights === undefined ? 1 : weights[r];
       data += w * likelihood.expectedLogProb(y[r], theta, tau2, g);
       const gm = w * g.dm;
