@@ -67,7 +67,7 @@ export function resolveViPerSettings(options: ViPerOptions, method: BernoulliLog
   };
 }
 
-/** The default `replay` of `sda`: updates of 100 records then run at ≈ 1,000 (`vi-gh`) to 2,000 (`vi-per`) records/s for d ≤ 10, against 12,000–28,000 with none (docs/guide.md). */
+/** The default `replay` of `sda`: with `refit` `lbfgs` updates of 100 records then run at ≈ 1,000 (`vi-gh`) to 2,000 (`vi-per`) records/s for d ≤ 10, against 12,000–28,000 with none; with `natural` updates of 256 at ≈ 26,000–29,000 once the replay has filled (docs/guide.md). */
 const DEFAULT_REPLAY = 2000;
 
 /** `replay`: a non-negative safe integer under `sda` (default {@link DEFAULT_REPLAY}); under `svi` only 0 or absent, as SVI keeps no records. */
