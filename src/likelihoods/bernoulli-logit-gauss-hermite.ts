@@ -40,8 +40,10 @@ export class BernoulliLogitGaussHermite implements GaussianExpectationLikelihood
     for (let i = 0; i < this.points; i++) {
       const u = s * (m + scale * this.nodes[i]);
       const w = this.weights[i];
-      value -= w * log1pexp(-u);
-      const p = sigmoid(-u);
+      // log1pexp(−u) and sigmoid(−u) from one exp(−|u|), bit for bit as the two functions compute them.
+      const e = Math.exp(-Math.abs(u));
+      value -= w * (u < 0 ? Math.log1p(e) - u : Math.log1p(e));
+      const p = u <= 0 ? 1 / (1 + e) : e / (1 + e);
       dm += w * p;
       dv += w * p * (1 - p);
     }

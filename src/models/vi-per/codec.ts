@@ -9,12 +9,12 @@ import { packedLength } from './objective.js';
 import { resolveViPerSettings, type ViPerSettings } from './settings.js';
 import type { ViPerState } from './state.js';
 
-const SETTING_TYPES: { readonly [key in Exclude<keyof ViPerSettings, 'optimizer' | 'tau' | 'kappa'>]: 'string' | 'number' } = {
+const SETTING_TYPES: { readonly [key in Exclude<keyof ViPerSettings, 'optimizer' | 'tau' | 'kappa' | 'refit' | 'refitFraction'>]: 'string' | 'number' } = {
   covariance: 'string', method: 'string', l: 'number', points: 'number', samples: 'number', seed: 'number', tol: 'number',
   maxIter: 'number', streaming: 'string', replay: 'number', learningRate: 'number', stepsPerBatch: 'number', dataSize: 'number',
 };
-/** Settings added after layout 1 was first written: absent in older snapshots (whose `svi` was Adam). */
-const LATER_SETTINGS: { readonly [key: string]: 'string' | 'number' } = { optimizer: 'string', tau: 'number', kappa: 'number' };
+/** Settings added after layout 1 was first written: absent in older snapshots (whose `svi` was Adam and whose `sda` refitted by L-BFGS on every update). */
+const LATER_SETTINGS: { readonly [key: string]: 'string' | 'number' } = { optimizer: 'string', tau: 'number', kappa: 'number', refit: 'string', refitFraction: 'number' };
 
 /**
  * Layout 1 → 2: a model of before the replay streamed with none, so `replay` 0, q_a = the stored q
@@ -64,7 +64,7 @@ export function viPerCodec(family: string): FamilyCodec<ViPerState> {
         || Object.entries(LATER_SETTINGS).some(([key, type]) => header[key] !== undefined && typeof header[key] !== type)) {
         throw new SnapshotError(`${family} snapshot header is malformed`, { field: 'header.settings' });
       }
-      const given = { optimizer: 'adam', ...header } as unknown as ViPerSettings;
+      const given = { optimizer: 'adam', refit: 'lbfgs', ...header } as unknown as ViPerSettings;
       const settings = resolveViPerSettings(given, given.method, given.covariance);
       const adamLength = 5 + 2 * packedLength(d, settings.covariance);
       if (a.adam === undefined || (a.adam.length !== 0 && a.adam.length !== adamLength)) throw new SnapshotError(`snapshot array "adam" must hold 0 or ${adamLength} values`, { field: 'adam', value: a.adam?.length });

@@ -11,6 +11,9 @@ export type StreamingMode = 'sda' | 'svi';
 /** The optimiser of `svi`: natural-gradient SVI with a Robbins–Monro step (default) or Adam. */
 export type SviOptimizer = 'natural' | 'adam';
 
+/** How `sda` refits after the first update: `natural` (Newton-type natural-gradient passes, records folded as frozen sites) or `lbfgs` (L-BFGS every update, records folded by a fit). */
+export type RefitMethod = 'natural' | 'lbfgs';
+
 /** Options of the vi-per families (`vi-per`, `vi-per-mf`, `vi-gh`, `vi-mc`); see {@link VI_PER_OPTION_DOCS}. */
 export interface ViPerOptions {
   /** The prior N(mean, covariance); default N(0, I) as in the paper. */
@@ -33,6 +36,8 @@ export interface ViPerOptions {
   readonly optimizer?: SviOptimizer;
   readonly tau?: number;
   readonly kappa?: number;
+  readonly refit?: RefitMethod;
+  readonly refitFraction?: number;
 }
 
 /** What each option of {@link ViPerOptions} means. */
@@ -56,5 +61,7 @@ export const VI_PER_OPTION_DOCS: OptionDocs = {
   stepsPerBatch: 'SVI: steps per update on the same minibatch (default 1)',
   dataSize: 'SVI: effective data size N, the number of distinct records (default 0: the records seen so far, right for a single pass over a stream; set it when the data are passed over more than once, or N grows with every pass and q becomes overconfident)',
   tau: 'SVI `natural`: delay τ > 0 of the step ρ_t = (1 + t/τ)^−κ, t the step count over the model\'s life (default 1)',
+  refit: '`sda` after the first update: `natural` (default for full covariance: each refit runs natural-gradient passes Σ⁻¹ ← P − 2G, μ ← μ + Σg to the fixed point of F, warm-started at the current q, and records leaving the replay are folded into q_a as Gaussian sites frozen at the current q, O(d²) each) or `lbfgs` (L-BFGS on every update and folds by a streaming fit: the behaviour of earlier releases; the only choice for a diagonal q)',
+  refitFraction: '`sda` with `refit` `natural`: the replayed records are refitted when the records seen cross the next point of the grid (1 + refitFraction)^k (so about every refitFraction·N records), in between each batch is fitted alone with the current q as the prior (default 0.5; 0: refit on every update)',
   kappa: 'SVI `natural`: forgetting rate κ ∈ (0.5, 1] of ρ_t (default 1: ρ_t = 1/(t + 1), Σ⁻¹ is the running mean of the steps\' targets)',
 };

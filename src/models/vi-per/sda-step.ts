@@ -1,5 +1,7 @@
 import type { Batch } from '../../core/batch.js';
+import { foldSites } from './fold-sites.js';
 import { gaussianPriorFromFactor, type GaussianPrior } from './gaussian-prior.js';
+import { naturalRefit } from './natural-refit.js';
 import { sdaFit } from './sda-fit.js';
 import type { ViPerState } from './state.js';
 import type { ViPerWorkspace } from './workspace.js';
@@ -34,6 +36,34 @@ function evict(family: string, state: ViPerState, workspace: ViPerWorkspace, cou
   state.buffered -= count;
 }
 
+/** Whether the records seen, going from `records` (> 0) to `records + n`, cross a point of the grid (1 + fraction)^k (always for fraction 0). */
+function crossesRefitGrid(records: number, n: number, fraction: number): boolean {
+  if (fraction === 0) return true;
+  const step = Math.log1p(fraction);
+  return Math.floor(Math.log(records + n) / step) > Math.floor(Math.log(records) / step);
+}
+
+/**
+ * An update after the first under `refit` `natural` (a batch of at most `replay` records): the oldest
+ * records that do not leave room for the batch are folded into q_a as sites frozen at the current q
+ * ({@link foldSites}), the batch joins the buffer, then either (while no record has left the buffer,
+ * and when the records seen cross the next point of the grid (1 + `refitFraction`)^k) q is refitted on
+ * the whole buffer with q_a as the prior,
+ * or the batch alone is fitted with the current q as the prior; both by {@link naturalRefit} warm-started at q.
+ */
+function naturalStep(family: string, state: ViPerState, batch: Batch, workspace: ViPerWorkspace): void {
+  const { x, n, weights } = batch;
+  const overflow = state.buffered + n - state.settings.replay;
+  if (overflow > 0) foldSites(family, state, workspace, overflow);
+  append(state, x, workspace.labels, weights, n);
+  const whole = state.records + n <= state.settings.replay || crossesRefitGrid(state.records, n, state.settings.refitFraction);
+  const prior = whole ? anchorPrior(state, workspace, state.records + n - state.buffered) : gaussianPriorFromFactor(state.mu, state.factor, state.dim);
+  const fit = naturalRefit(family, state.settings, workspace, prior, state.mu, state.factor, state.bufferX, state.bufferY, state.bufferWeights,
+    whole ? 0 : state.buffered - n, state.buffered);
+  state.objective = fit.objective;
+  state.iterations = fit.iterations;
+}
+
 /**
  * Streaming VB with a bounded replay (`sda`; labels ±1 in `workspace.labels`): the batch joins the
  * buffer, q = the fit on the whole buffer with q_a as the prior, warm-started at the current q. While
@@ -45,15 +75,21 @@ function evict(family: string, state: ViPerState, workspace: ViPerWorkspace, cou
  * whole on top of q_a (the buffer folded in first), as a one-batch fit is, and becomes part of q_a:
  * the buffer is then empty (for a mean-field q with a replay, q_a is the full-covariance fit of the
  * batch on top of q_a, started at q). With `replay` 0 this is plain streaming VB: each batch fitted once with
- * the current q as the prior. `state.records` is advanced by the caller afterwards.
+ * the current q as the prior. Under `refit` `natural` (default for full covariance) every update
+ * after the first is a {@link naturalStep} instead, and the records a big batch pushes out of the
+ * buffer are folded as sites. `state.records` is advanced by the caller afterwards.
  */
 export function sdaStep(family: string, state: ViPerState, batch: Batch, workspace: ViPerWorkspace): void {
   const { x, n, weights } = batch;
   const { settings } = state;
   const labels = workspace.labels;
   const capacity = settings.replay;
+  const natural = settings.refit === 'natural';
   if (n > capacity) {
-    if (state.buffered > 0) evict(family, state, workspace, state.buffered);
+    if (state.buffered > 0) {
+      if (natural) foldSites(family, state, workspace, state.buffered);
+      else evict(family, state, workspace, state.buffered);
+    }
     const prior = anchorPrior(state, workspace, state.records);
     const fit = sdaFit(family, settings, workspace, prior, state.mu, state.factor, x, labels, n, weights);
     state.objective = fit.objective;
@@ -61,6 +97,10 @@ export function sdaStep(family: string, state: ViPerState, batch: Batch, workspa
     state.anchorMean.set(state.mu);
     state.anchorFactor.set(state.factor);
     if (settings.covariance === 'diagonal' && capacity > 0) sdaFit(family, settings, workspace.fold, prior, state.anchorMean, state.anchorFactor, x, labels, n, weights);
+    return;
+  }
+  if (natural && state.records > 0) {
+    naturalStep(family, state, batch, workspace);
     return;
   }
   if (state.buffered + n > capacity) evict(family, state, workspace, Math.min(state.buffered, state.buffered + n - Math.floor(capacity / 2)));

@@ -1,7 +1,7 @@
 import { ConfigError } from '../../core/config-error.js';
 import { optionChecks } from '../../core/option-checks.js';
 import type { BernoulliLogitMethod } from '../../likelihoods/bernoulli-logit.js';
-import type { CovarianceForm, StreamingMode, SviOptimizer, ViPerOptions } from './options.js';
+import type { CovarianceForm, RefitMethod, StreamingMode, SviOptimizer, ViPerOptions } from './options.js';
 
 /** Settings fixed at creation (validated by {@link resolveViPerSettings}). */
 export interface ViPerSettings {
@@ -28,6 +28,10 @@ export interface ViPerSettings {
   readonly optimizer: SviOptimizer;
   readonly tau: number;
   readonly kappa: number;
+  /** `sda` after the first update: natural-gradient refits with site folds, or L-BFGS refits with fit folds. */
+  readonly refit: RefitMethod;
+  /** `natural` refits: the window is refitted when the records seen cross a point of the grid (1 + refitFraction)^k (0: every update). */
+  readonly refitFraction: number;
 }
 
 /** Validated settings from {@link ViPerOptions}, with the family's method and covariance as defaults; a bad value throws `ConfigError` naming it. */
@@ -38,8 +42,11 @@ export function resolveViPerSettings(options: ViPerOptions, method: BernoulliLog
   const points = optionChecks.positiveInteger('points', options.points, 100);
   const streaming = optionChecks.oneOf('streaming', options.streaming, 'sda', ['sda', 'svi'] as const);
   if (points > 360) throw new ConfigError('must be at most 360', { field: 'points', value: points });
+  const form = optionChecks.oneOf('covariance', options.covariance, covariance, ['full', 'diagonal'] as const);
+  const refit = optionChecks.oneOf('refit', options.refit, form === 'full' ? 'natural' : 'lbfgs', ['natural', 'lbfgs'] as const);
+  if (refit === 'natural' && form === 'diagonal') throw new ConfigError('`natural` needs a full covariance (a diagonal q refits by L-BFGS): leave it out or use `lbfgs`', { field: 'refit', value: refit });
   return {
-    covariance: optionChecks.oneOf('covariance', options.covariance, covariance, ['full', 'diagonal'] as const),
+    covariance: form,
     method: optionChecks.oneOf('method', options.method, method, ['viper', 'gauss-hermite', 'monte-carlo', 'jj'] as const),
     l: optionChecks.positiveInteger('l', options.l, 12),
     points,
@@ -55,10 +62,12 @@ export function resolveViPerSettings(options: ViPerOptions, method: BernoulliLog
     optimizer: optionChecks.oneOf('optimizer', options.optimizer, 'natural', ['natural', 'adam'] as const),
     tau: optionChecks.positive('tau', options.tau, 1),
     kappa: kappa(options.kappa),
+    refit,
+    refitFraction: optionChecks.nonNegative('refitFraction', options.refitFraction, 0.5),
   };
 }
 
-/** The default `replay` of `sda`: updates of 100 records then run at ≈ 1,000 (`vi-gh`) to 2,000 (`vi-per`) records/s for d ≤ 10, against 12,000–28,000 with none (docs/guide.md). */
+/** The default `replay` of `sda`: with `refit` `lbfgs` updates of 100 records then run at ≈ 1,000 (`vi-gh`) to 2,000 (`vi-per`) records/s for d ≤ 10, against 12,000–28,000 with none; with `natural` updates of 256 at ≈ 26,000–29,000 once the replay has filled (docs/guide.md). */
 const DEFAULT_REPLAY = 2000;
 
 /** `replay`: a non-negative safe integer under `sda` (default {@link DEFAULT_REPLAY}); under `svi` only 0 or absent, as SVI keeps no records. */

@@ -5,6 +5,7 @@ import { signedLabels } from '../../core/signed-labels.js';
 import { BernoulliLogitMonteCarlo } from '../../likelihoods/bernoulli-logit-monte-carlo.js';
 import { cholesky } from '../../linalg/cholesky.js';
 import { choleskyInverse } from '../../linalg/cholesky-inverse.js';
+import { rowVariance } from './row-variance.js';
 import { sdaStep } from './sda-step.js';
 import type { ViPerState } from './state.js';
 import type { ViPerWorkspace } from './workspace.js';
@@ -47,13 +48,7 @@ function naturalSteps(family: string, state: ViPerState, batch: Batch, workspace
       const base = r * d;
       let theta = 0;
       for (let a = 0; a < d; a++) theta += x[base + a] * mu[a];
-      let tau2 = 0;
-      for (let b = 0; b < d; b++) {
-        let sum = 0;
-        for (let a = b; a < (full ? d : b + 1); a++) sum += factor[a * d + b] * x[base + a];
-        u[b] = sum;
-        tau2 += sum * sum;
-      }
+      const tau2 = rowVariance(factor, d, x, base, u, full);
       const w = scale * (weights === undefined ? 1 : weights[r]);
       likelihood.expectedLogProb(labels[r], theta, tau2, g);
       const gm = w * g.dm;

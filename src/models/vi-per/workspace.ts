@@ -28,10 +28,14 @@ export interface ViPerWorkspace {
   readonly z: Float64Array;
   /** Labels as ±1. */
   labels: Float64Array;
-  /** Scratch of natural-gradient SVI: ĝ (d), Ĝ, Σ⁻¹, a factor, Σ (d×d each), a d-vector and the evaluator's partials. */
+  /**
+   * Scratch of natural-gradient SVI and of the `natural` refits: ĝ (d), Ĝ, Σ⁻¹, a factor, Σ (d×d each), a d-vector, the
+   * evaluator's partials, and the q before a refit's last step (μ, L).
+   */
   readonly natural: {
     readonly gMu: Float64Array; readonly gSigma: Float64Array; readonly precision: Float64Array; readonly work: Float64Array;
     readonly sigma: Float64Array; readonly u: Float64Array; readonly rowGradient: MeanVarianceGradient;
+    readonly previousMu: Float64Array; readonly previousFactor: Float64Array;
   };
 }
 
@@ -50,6 +54,7 @@ export function viPerWorkspace(state: ViPerState): ViPerWorkspace {
     natural: {
       gMu: new Float64Array(d), gSigma: new Float64Array(d * d), precision: new Float64Array(d * d), work: new Float64Array(d * d),
       sigma: new Float64Array(d * d), u: new Float64Array(d), rowGradient: { dm: 0, dv: 0 },
+      previousMu: new Float64Array(d), previousFactor: new Float64Array(d * d),
     },
   };
 }
