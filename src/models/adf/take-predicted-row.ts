@@ -5,6 +5,6 @@ export function takePredictedRow(row: PredictedRow, x: Float64Array, offset: num
   if (!row.valid) return false;
   row.valid = false;
   const d = row.x.length;
-  for (let i = 0; i < d; i++) if (row.x[i] !== x[offset + i]) return false;
+  for (let i = 0; i < d; i++) if (!Object.is(row.x[i], x[offset + i])) return false;
   return true;
 }
