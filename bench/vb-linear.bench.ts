@@ -23,7 +23,10 @@ import { syntheticLinear } from './synthetic-linear.js';
  * they stop), at 300 points spread over the stream. The optional Python part
  * (bench/python/vb_linear_river.py; skipped with a message without python3, river or scikit-learn)
  * runs River's BayesianLinearRegression test-then-train on the same streams, and scikit-learn's
- * ARDRegression (threshold_lambda 1e4) on the sparse data of the pruning comparison.
+ * ARDRegression (threshold_lambda 1e4) on the sparse data of the pruning comparison. Then learning
+ * alone (no predictions) after the same first 2p records: one record per update against River's
+ * learn_one, and minibatches of 10, 100 and 1,000 records per update against River's learn_many on
+ * the same minibatches (pandas frames; issue 28 item 9's target: at least River at every p).
  */
 /** 25 standard-normal features, the first 5 relevant (1.5, −2, 0.8, 3, −1.2), noise sd 0.5: the data of test/models/vb-linear-warm-prune.test.ts. */
 function sparseRows(n: number, seed: number): Batch {
@@ -57,6 +60,28 @@ function rate(family: Family<VbLinearOptions, VbLinearModel>, data: Batch, optio
   return best;
 }
 
+/** Minibatch sizes of the learn-only comparison. */
+const BATCHES = [10, 100, 1000];
+
+/** Records per CPU-second of learning the stream after its first 2p records in updates of `size` records (no predictions; the best of `passes` after a warm-up pass). */
+function learnRate(family: Family<VbLinearOptions, VbLinearModel>, data: Batch, size: number, passes = 2): number {
+  const { d, n } = data;
+  const prefix = 2 * d;
+  let best = 0;
+  for (let pass = 0; pass <= passes; pass++) {
+    const model = family.create(d);
+    model.update({ x: data.x.subarray(0, prefix * d), y: data.y.subarray(0, prefix), n: prefix, d });
+    const start = process.cpuUsage();
+    for (let r = prefix; r < n; r += size) {
+      const m = Math.min(size, n - r);
+      model.update({ x: data.x.subarray(r * d, (r + m) * d), y: data.y.subarray(r, r + m), n: m, d });
+    }
+    const cpu = process.cpuUsage(start);
+    if (pass > 0) best = Math.max(best, ((n - prefix) / (cpu.user + cpu.system)) * 1e6);
+  }
+  return best;
+}
+
 /** The largest and the median relative difference of the predicted mean against the batch VB fit of the records so far, at 300 points of the stream. */
 function agreement(family: Family<VbLinearOptions, VbLinearModel>, data: Batch): { worst: number; median: number } {
   const { d, n } = data;
@@ -81,6 +106,7 @@ function agreement(family: Family<VbLinearOptions, VbLinearModel>, data: Batch):
 /** What the Python part returns (see bench/python/vb_linear_river.py). */
 interface PythonResult {
   readonly versions: { readonly river: string; readonly sklearn: string };
+  readonly learn: readonly { readonly p: number; readonly learnOne: number; readonly learnMany: Readonly<Record<string, number>>; readonly note?: string }[];
   readonly river: readonly { readonly p: number; readonly rate: number }[];
   readonly ard: readonly { readonly label: string; readonly irrelevantZero: number; readonly relevantKept: number }[];
 }
@@ -95,6 +121,7 @@ function runPython(streams: readonly Batch[], ardCases: readonly { label: string
     };
     const job = {
       streams: streams.map((s) => ({ p: s.d, n: s.n, prefix: 2 * s.d, x: file(`x${s.d}.f64`, s.x), y: file(`y${s.d}.f64`, s.y) })),
+      batches: BATCHES,
       ard: ardCases.map(({ label, data }, k) => ({ label, n: data.n, d: data.d, relevant: 5, x: file(`ardx${k}.f64`, data.x), y: file(`ardy${k}.f64`, data.y) })),
     };
     const jobPath = join(dir, 'job.json');
@@ -129,6 +156,18 @@ for (const family of [vbLinearFamily, vbLinearArdFamily]) {
     const ratio = river === undefined ? '—' : (fast / river).toFixed(2);
     const agree = agreement(family, data);
     out(`${family.id.padEnd(14)} ${String(d).padStart(4)} ${formatCount(exact).padStart(14)} ${formatCount(fast).padStart(11)} ${(fast / exact).toFixed(1).padStart(9)} ${riverText.padStart(9)} ${ratio.padStart(14)}   ${agree.worst.toExponential(1).padStart(7)} ${agree.median.toExponential(1).padStart(8)}`);
+  });
+}
+
+out(`\nlearning alone after the first 2p records (no predictions), records per CPU-second; River's learn_many on the same minibatches (pandas frames built beforehand) — ours/River in brackets`);
+out(`family            p   one per update (River learn_one)   ${BATCHES.map((b) => `batches of ${formatCount(b)} (River learn_many)`.padStart(38)).join('')}`);
+for (const family of [vbLinearFamily, vbLinearArdFamily]) {
+  dims.forEach((d, k) => {
+    const data = streams[k];
+    const peer = typeof python === 'string' ? undefined : python.learn.find((r) => r.p === d);
+    const cell = (ours: number, theirs: number | undefined, width: number) => `${formatCount(ours)} (${theirs === undefined ? '—' : `${formatCount(theirs)}; ${(ours / theirs).toFixed(2)}×`})`.padStart(width);
+    const cells = [cell(learnRate(family, data, 1), peer?.learnOne, 34), ...BATCHES.map((b) => cell(learnRate(family, data, b), peer?.learnMany[String(b)], 38))];
+    out(`${family.id.padEnd(14)} ${String(d).padStart(4)} ${cells.join('')}${peer?.note === undefined ? '' : `   (${peer.note})`}`);
   });
 }
 

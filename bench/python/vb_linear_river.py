@@ -1,10 +1,12 @@
-"""River BayesianLinearRegression test-then-train and scikit-learn ARDRegression pruning, for bench/vb-linear.bench.ts.
+"""River BayesianLinearRegression test-then-train and minibatch learning, and scikit-learn ARDRegression pruning, for bench/vb-linear.bench.ts.
 
 Usage: python3 vb_linear_river.py <job.json> (run with OPENBLAS_NUM_THREADS=1 etc., so numpy uses one core).
 Rates are records per second of this process's CPU time ("rate") and of wall time ("wallRate"). The job names float64 little-endian files written by the
 TypeScript bench (the same synthetic streams it runs): "streams": [{"p", "n", "prefix", "x", "y"}] and
-"ard": [{"label", "n", "d", "x", "y", "relevant"}]. Prints one JSON object on stdout. Exit code 3 with
-a message on stderr when river or scikit-learn is missing.
+"ard": [{"label", "n", "d", "x", "y", "relevant"}]; with "batches": [sizes], each stream is also learnt
+by learn_many in minibatches of each size after the same first 2p records (pandas frames built
+beforehand; skipped with a note without pandas) and by learn_one alone (no predictions). Prints one
+JSON object on stdout. Exit code 3 with a message on stderr when river or scikit-learn is missing.
 """
 import json
 import sys
@@ -21,15 +23,27 @@ except ImportError as error:  # the bench prints the message and skips this part
     sys.exit(3)
 
 
-def river_rate(stream):
+def load(stream):
+    """The stream's arrays, its rows as feature dicts and targets as floats, and a River model that has learnt its first `prefix` records."""
     p, n, prefix = stream["p"], stream["n"], stream["prefix"]
     x = np.fromfile(stream["x"], dtype="<f8").reshape(n, p)
     y = np.fromfile(stream["y"], dtype="<f8")
     rows = [{j: float(v) for j, v in enumerate(row)} for row in x]
     targets = [float(v) for v in y]
+    return x, y, rows, targets, started(rows, targets, prefix)
+
+
+def started(rows, targets, prefix):
+    """A BayesianLinearRegression that has learnt the first `prefix` records."""
     model = linear_model.BayesianLinearRegression()
     for r in range(prefix):
         model.learn_one(rows[r], targets[r])
+    return model
+
+
+def river_rate(stream):
+    p, n, prefix = stream["p"], stream["n"], stream["prefix"]
+    _, _, rows, targets, model = load(stream)
     wall = time.perf_counter()
     cpu = time.process_time()
     for r in range(prefix, n):
@@ -38,6 +52,30 @@ def river_rate(stream):
     cpu = time.process_time() - cpu
     wall = time.perf_counter() - wall
     return {"p": p, "records": n - prefix, "rate": (n - prefix) / cpu, "wallRate": (n - prefix) / wall}
+
+
+def river_learn_rates(stream, sizes):
+    """Records per CPU-second of learning the stream after its first 2p records: learn_one per record, and learn_many per minibatch size."""
+    p, n, prefix = stream["p"], stream["n"], stream["prefix"]
+    x, y, rows, targets, model = load(stream)
+    cpu = time.process_time()
+    for r in range(prefix, n):
+        model.learn_one(rows[r], targets[r])
+    result = {"p": p, "learnOne": (n - prefix) / (time.process_time() - cpu), "learnMany": {}}
+    try:
+        import pandas as pd
+    except ImportError:
+        result["note"] = "pandas is not installed: learn_many skipped"
+        return result
+    columns = list(range(p))
+    for size in sizes:
+        frames = [(pd.DataFrame(x[start:start + size], columns=columns), pd.Series(y[start:start + size])) for start in range(prefix, n, size)]
+        model = started(rows, targets, prefix)
+        cpu = time.process_time()
+        for frame, target in frames:
+            model.learn_many(frame, target)
+        result["learnMany"][str(size)] = (n - prefix) / (time.process_time() - cpu)
+    return result
 
 
 def ard_pruned(case):
@@ -61,6 +99,7 @@ def main():
         "versions": {"river": river.__version__, "sklearn": sklearn.__version__},
         "river": [river_rate(stream) for stream in job["streams"]],
         "ard": [ard_pruned(case) for case in job["ard"]],
+        "learn": [river_learn_rates(stream, job.get("batches", [])) for stream in job["streams"]],
     }
     print(json.dumps(result))
 

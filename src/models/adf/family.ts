@@ -38,7 +38,10 @@ function adfFamily<Prediction extends BernoulliPredictive | PoissonLogNormalPred
       window: state.sites.capacity, revisits: state.sites.revisits,
     }),
     workspace: (state) => adfWorkspace(state.dim, state.quadratureNodes),
-    reset: (workspace) => workspace.sampler.invalidate(),
+    reset: (workspace) => {
+      workspace.sampler.invalidate();
+      workspace.predicted.valid = false;
+    },
     recordsSeen: (state) => state.records,
     step: adfStep,
     predict: (state, workspace, x, offset) => predictAdfRow(state, workspace, x, offset) as Prediction,

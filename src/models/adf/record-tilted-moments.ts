@@ -1,12 +1,13 @@
+import { logitMomentsFor } from './logit-moments-for.js';
+import { logitTilt, type LogitTilt } from './logit-tilt.js';
+import { logitRuleFor } from './logit-rules.js';
 import { poissonTiltedMoments } from './poisson-tilted-moments.js';
 import { probitTiltedMoments } from './probit-tilted-moments.js';
 import { quadratureTiltedMoments } from './quadrature-tilted-moments.js';
 import type { AdfState } from './state.js';
 import type { TiltedMoments } from './tilted-moments.js';
 import type { AdfWorkspace } from './workspace.js';
-
-/** s² above which the logit's tilted moments come from its probit approximation rather than quadrature. */
-const WIDE_PROJECTION = 25;
+import { WIDE_PROJECTION } from './wide-projection.js';
 
 /** κ = √(π/8): σ(f) ≈ Φ(κf). */
 const LOGIT_PROBIT_SCALE = Math.sqrt(Math.PI / 8);
@@ -21,8 +22,9 @@ function logitByProbit(out: TiltedMoments, mu: number, s2: number, y: number): T
 
 /**
  * The tilted moments of one record's likelihood p(y | f)^weight under f ~ N(μ, s²), into the
- * workspace: the probit in closed form; the logit by Gauss–Hermite centred on the tilted mode,
- * except for a projection wider than s² = 25 (unscaled features early in a stream), where even
+ * workspace: the probit in closed form; the logit by Gauss–Hermite centred on the tilted mode
+ * ({@link logitTilt} with the smallest rule exact enough at s², or `tilt` when the caller has it
+ * already; a weighted record by the general `quadratureTiltedMoments`), except for a projection wider than s² = 25 (unscaled features early in a stream), where even
  * centred nodes lie too far apart to resolve the step of σ and the probit approximation
  * σ(f) ≈ Φ(κf) (MacKay 1992) is used; the Poisson by the trapezoid rule around the tilted mode
  * ({@link poissonTiltedMoments}). Both binary likelihoods are log-concave, so the exact moments
@@ -31,11 +33,13 @@ function logitByProbit(out: TiltedMoments, mu: number, s2: number, y: number): T
  * approximation; a weight w as w copies of the site), which always lie inside it, so a record never
  * makes q improper.
  */
-export function recordTiltedMoments(state: AdfState, workspace: AdfWorkspace, mu: number, s2: number, y: number, weight: number): TiltedMoments {
+export function recordTiltedMoments(state: AdfState, workspace: AdfWorkspace, mu: number, s2: number, y: number, weight: number, tilt?: LogitTilt): TiltedMoments {
   if (state.link === 'poisson') return poissonTiltedMoments(workspace.moments, mu, s2, y, weight);
   if (state.link === 'probit' && weight === 1) return probitTiltedMoments(workspace.moments, mu, s2, y);
   if (weight === 1 && s2 > WIDE_PROJECTION) return logitByProbit(workspace.moments, mu, s2, y);
-  const moments = quadratureTiltedMoments(workspace.moments, state.link as 'logit' | 'probit', mu, s2, y, weight, workspace.quadrature);
+  const moments = state.link === 'logit' && weight === 1
+    ? logitMomentsFor(workspace.moments, tilt ?? logitTilt(workspace.tilt, mu, s2, logitRuleFor(workspace.logitRules, s2)), y)
+    : quadratureTiltedMoments(workspace.moments, state.link as 'logit' | 'probit', mu, s2, y, weight, workspace.quadrature);
   const removed = moments.nu * s2;
   if (Number.isFinite(moments.alpha) && removed >= 0 && removed < 1) return moments;
   const single = state.link === 'probit' ? probitTiltedMoments(workspace.moments, mu, s2, y) : logitByProbit(workspace.moments, mu, s2, y);

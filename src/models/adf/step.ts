@@ -9,6 +9,7 @@ import { symmetricRank1Update } from '../../linalg/symmetric-rank1-update.js';
 import { recordTiltedMoments } from './record-tilted-moments.js';
 import { revisitSite } from './revisit-site.js';
 import type { AdfState } from './state.js';
+import { takePredictedRow } from './take-predicted-row.js';
 import type { AdfWorkspace } from './workspace.js';
 
 /**
@@ -20,7 +21,9 @@ import type { AdfWorkspace } from './workspace.js';
  * and `revisits` window sites are refined ({@link revisitSite}), sweeping the slots backwards: a sweep
  * while the window fills revisits every earlier record, newest first, so sweeps double in length and the
  * oldest records, absorbed under the widest q, are refined most often. O(d²) per record and
- * revisit, nothing allocated. A numerical failure of the record (ν·s² ≥ 1 or a non-finite moment)
+ * revisit, nothing allocated. When the record is the row the last prediction was made for under
+ * this q (test-then-train), V·x, μ, s² and the logit's tilt are taken from it (the same numbers,
+ * not recomputed). A numerical failure of the record (ν·s² ≥ 1 or a non-finite moment)
  * throws before anything is written.
  */
 export function adfRecord(state: AdfState, x: Float64Array, offset: number, y: number, weight: number, workspace: AdfWorkspace): void {
@@ -30,11 +33,13 @@ export function adfRecord(state: AdfState, x: Float64Array, offset: number, y: n
   }
   const d = state.dim;
   const p = state.posterior;
-  const vx = workspace.vx;
-  gemv(p.V, d, d, x, vx, 1, 0, offset);
-  const s2 = dot(vx, x, d, 0, offset);
-  const mu = dot(p.w, x, d, 0, offset);
-  const moments = recordTiltedMoments(state, workspace, mu, s2, y, weight);
+  const predicted = workspace.predicted;
+  const reuse = takePredictedRow(predicted, x, offset);
+  const vx = reuse ? predicted.vx : workspace.vx;
+  if (!reuse) gemv(p.V, d, d, x, vx, 1, 0, offset);
+  const s2 = reuse ? predicted.s2 : dot(vx, x, d, 0, offset);
+  const mu = reuse ? predicted.mu : dot(p.w, x, d, 0, offset);
+  const moments = recordTiltedMoments(state, workspace, mu, s2, y, weight, reuse && predicted.hasTilt ? predicted.tilt : undefined);
   const shrink = 1 - moments.nu * s2;
   const sitePrecision = moments.nu / shrink;
   const siteShift = (moments.alpha + moments.nu * mu) / shrink;

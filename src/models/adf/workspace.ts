@@ -1,5 +1,8 @@
 import { GaussianSampler } from '../../gaussian/gaussian-sampler.js';
-import { quadratureScratch, type QuadratureScratch } from './quadrature-scratch.js';
+import { emptyLogitTilt, type LogitTilt } from './logit-tilt.js';
+import { logitRules, type LogitRules } from './logit-rules.js';
+import { emptyPredictedRow, type PredictedRow } from './predicted-row.js';
+import type { QuadratureScratch } from './quadrature-scratch.js';
 import type { TiltedMoments } from './tilted-moments.js';
 
 /** Scratch of an ADF model (reused by every record and prediction) and its sampler's cached factor. */
@@ -8,11 +11,20 @@ export interface AdfWorkspace {
   readonly vx: Float64Array;
   readonly moments: TiltedMoments;
   readonly quadrature: QuadratureScratch;
+  /** The logit's rules by projection variance, the model's own rule last. */
+  readonly logitRules: LogitRules;
+  readonly tilt: LogitTilt;
+  /** What the last prediction computed, for the update that follows it. */
+  readonly predicted: PredictedRow;
   readonly sampler: GaussianSampler;
   labels: Float64Array;
 }
 
 /** A workspace for dimension `dim` and an `nodes`-point Gauss–Hermite rule. */
 export function adfWorkspace(dim: number, nodes: number): AdfWorkspace {
-  return { vx: new Float64Array(dim), moments: { logZ: 0, alpha: 0, nu: 0 }, quadrature: quadratureScratch(nodes), sampler: new GaussianSampler(dim), labels: new Float64Array(0) };
+  const rules = logitRules(nodes);
+  return {
+    vx: new Float64Array(dim), moments: { logZ: 0, alpha: 0, nu: 0 }, quadrature: rules.rules[rules.rules.length - 1], logitRules: rules,
+    tilt: emptyLogitTilt(), predicted: emptyPredictedRow(dim), sampler: new GaussianSampler(dim), labels: new Float64Array(0),
+  };
 }

@@ -3,6 +3,7 @@ import type { UpdateStats } from '../../core/online-model.js';
 import { dot } from '../../linalg/dot.js';
 import { gramAccumulate } from '../../linalg/gram-accumulate.js';
 import { symmetricGemv } from '../../linalg/symmetric-gemv.js';
+import { heldAlphaPosterior } from './held-alpha-posterior.js';
 import { refitVbLinear } from './refit.js';
 import type { VbLinearState } from './state.js';
 import type { VbLinearWorkspace } from './workspace.js';
@@ -13,11 +14,16 @@ const REFIT_SPACING = 10;
 /** While N is below this many records per weight, every update refits E[α]: with fewer records than weights the fit of E[α] moves most, and a value held from the first records fits hard (O(d⁴) once per model). */
 const EARLY_RECORDS_PER_WEIGHT = 2;
 
+/** A batch of at least d/4 records between refits takes q(w, τ) for the held E[α] from the statistics in one O(d³) solve ({@link heldAlphaPosterior}) rather than one O(d²) update per record (measured the faster from about there). */
+const BLOCK_RECORDS_PER_WEIGHT = 4;
+
 /**
  * Adds a (validated) batch to the sufficient statistics (XᵀX += Xᵀ·W·X, Xᵀy += Xᵀ·W·y,
  * yᵀy += yᵀ·W·y, N += Σw; Drugowitsch eq. 7–10 need nothing else), then updates the posterior:
  * a full refit (`refitVbLinear`) on the first data, on every update while N < 2d (the early stream)
- * and when the weighted records since the last one reach `refitFraction`·max(N, 10·d), else each record in turn with E[α] held fixed — Sherman–Morrison on V_N
+ * and when the weighted records since the last one reach `refitFraction`·max(N, 10·d); else q(w, τ)
+ * for the E[α] held: a batch of at least d/4 records by one solve from the statistics
+ * ({@link heldAlphaPosterior}), a smaller one record by record — Sherman–Morrison on V_N
  * (eq. 85), w_N ← w_N + ω·r·V_N x/(1 + ω·xᵀV_N x), ln|V_N| by the determinant lemma (eq. 86–87),
  * a_N += ω/2 and b_N += ½·ω·r²/(1 + ω·xᵀV_N x) with r = y − w_Nᵀx: the exact posterior for that
  * E[α], O(d²) per record, on the upper triangles of XᵀX and V_N (the next refit mirrors them). XᵀX
@@ -32,14 +38,25 @@ export function vbLinearStep(state: VbLinearState, batch: Batch, workspace: VbLi
   state.sinceRefit += added;
   const early = state.n + added < EARLY_RECORDS_PER_WEIGHT * d;
   if (first || early || state.sinceRefit >= state.refitFraction * Math.max(state.n + added, REFIT_SPACING * d)) {
-    gramAccumulate(x, n, d, state.xtx, 1, weights);
-    for (let r = 0; r < n; r++) addTargets(state, x, y[r], r * d, weights === undefined ? 1 : weights[r]);
+    addBatch(state, batch);
     refitVbLinear(state);
+  } else if (n * BLOCK_RECORDS_PER_WEIGHT >= d) {
+    addBatch(state, batch);
+    workspace.block ??= new Float64Array(4 * d * d);
+    heldAlphaPosterior(state, workspace.block);
+    state.an = state.prior.a0 + state.n / 2;
   } else {
     for (let r = 0; r < n; r++) addRecord(state, workspace, x, y[r], r * d, weights === undefined ? 1 : weights[r]);
     state.an = state.prior.a0 + state.n / 2;
   }
   return { records: n };
+}
+
+/** The batch into XᵀX (both triangles), Xᵀy, yᵀy and N. */
+function addBatch(state: VbLinearState, batch: Batch): void {
+  const { x, y, n, d, weights } = batch;
+  gramAccumulate(x, n, d, state.xtx, 1, weights);
+  for (let r = 0; r < n; r++) addTargets(state, x, y[r], r * d, weights === undefined ? 1 : weights[r]);
 }
 
 /** Xᵀy, yᵀy and N of one record. */

@@ -3,6 +3,7 @@ import { gemv } from '../../linalg/gemv.js';
 import { quadraticForm } from '../../linalg/quadratic-form.js';
 import { spdInverse } from '../../linalg/spd-inverse.js';
 import { updateExpectedAlpha } from './alpha-update.js';
+import { inverseOfKept } from './inverse-of-kept.js';
 import { vbLinearBoundConstant, vbLinearBoundWithoutConstants } from './objective.js';
 import type { VbLinearPosterior } from './posterior.js';
 import type { VbLinearState } from './state.js';
@@ -161,36 +162,6 @@ function optimalPrecision(vii: number, wi: number, alphaI: number, expectedTau: 
   const q = (expectedTau * wi) / vii;
   const excess = q * q - s;
   return excess > 0 ? (s * s) / excess : Infinity;
-}
-
-/**
- * V_N of the kept weights only: the kept rows and columns of `invV` gathered into a k×k block,
- * inverted (O(k³), so a pass costs less as weights are pruned) and scattered into `V`, which is 0
- * on the pruned rows and columns. Returns ln|V_N⁻¹| of the kept block. `compact` holds 2·d² values.
- */
-function inverseOfKept(invV: Float64Array, d: number, pruned: Uint8Array, V: Float64Array, compact: Float64Array, factor: Float64Array): number {
-  let k = 0;
-  for (let i = 0; i < d; i++) if (pruned[i] === 0) k++;
-  V.fill(0);
-  if (k === 0) return 0;
-  const block = compact.subarray(0, k * k);
-  const inverse = compact.subarray(d * d, d * d + k * k);
-  let a = 0;
-  for (let i = 0; i < d; i++) {
-    if (pruned[i] === 1) continue;
-    let b = 0;
-    for (let j = 0; j < d; j++) if (pruned[j] === 0) block[a * k + b++] = invV[i * d + j];
-    a++;
-  }
-  const logDet = spdInverse(block, k, inverse, factor.subarray(0, k * k), { what: 'posterior precision V_N⁻¹' });
-  a = 0;
-  for (let i = 0; i < d; i++) {
-    if (pruned[i] === 1) continue;
-    let b = 0;
-    for (let j = 0; j < d; j++) if (pruned[j] === 0) V[i * d + j] = inverse[a * k + b++];
-    a++;
-  }
-  return logDet;
 }
 
 /** Zeroes the rows and columns of the pruned weights in the d×d matrix `m` and puts `diagonal` on their diagonal entries. */

@@ -8,7 +8,7 @@ import type { VbLinearState } from './state.js';
  * What a vb-linear model caches: the posterior view of the state (with V_N⁻¹, E[α] and the bound,
  * computed on demand), the Cholesky factor of V_N (for draws) and the last predicted x with V_N·x
  * (test-then-train updates with the record just predicted), all dropped when the state changes,
- * and the scratch vector V_N·x of the per-record update.
+ * and the scratch of the updates (V_N·x of one record, the matrices of a minibatch's solve).
  */
 export interface VbLinearWorkspace {
   posterior: VbLinearPosterior | undefined;
@@ -18,12 +18,14 @@ export interface VbLinearWorkspace {
   readonly predictedX: Float64Array;
   readonly predictedVx: Float64Array;
   predictedValid: boolean;
+  /** Scratch (4·d²) of a minibatch's one-solve update, allocated by the first. */
+  block: Float64Array | undefined;
 }
 
 /** An empty workspace. */
 export function vbLinearWorkspace(state: VbLinearState): VbLinearWorkspace {
   return { posterior: undefined, covarianceFactor: undefined, scratch: new Float64Array(state.dim),
-    predictedX: new Float64Array(state.dim), predictedVx: new Float64Array(state.dim), predictedValid: false,
+    predictedX: new Float64Array(state.dim), predictedVx: new Float64Array(state.dim), predictedValid: false, block: undefined,
   };
 }
 
