@@ -21,16 +21,15 @@
     return `hsla(${Math.round((j * 137.508) % 360)}, 60%, 42%, ${alpha})`;
   }
 
-  /** Tick labels in SI form (950, 12.3k, 4.5M, 1.2G), with the fewest decimals that keep the labels of one axis distinct. */
+  /** Tick labels in SI form (950, 12.5k, 4.5M, 1.2G), with the fewest decimals (at most 6) that write every tick's value exactly: 12,500 is 12.5k, never 13k. */
   function compactLabels(splits) {
     const top = Math.max(0, ...splits.map((v) => Math.abs(v ?? 0)));
     const [scale, suffix] = top >= 1e9 ? [1e9, 'G'] : top >= 1e6 ? [1e6, 'M'] : top >= 1e4 ? [1e3, 'k'] : [1, ''];
-    let labels = [];
-    for (let digits = 0; digits <= 6; digits++) {
-      labels = splits.map((v) => (v === null || v === undefined ? null : v === 0 ? '0' : `${Number((v / scale).toFixed(digits))}${suffix}`));
-      if (new Set(labels).size === labels.length) break;
-    }
-    return labels;
+    const scaled = splits.map((v) => (v === null || v === undefined ? null : v / scale));
+    const exact = (digits) => scaled.every((v) => v === null || Math.abs(Number(v.toFixed(digits)) - v) <= 1e-9 * Math.max(1, Math.abs(v)));
+    let digits = 0;
+    while (digits < 6 && !exact(digits)) digits++;
+    return scaled.map((v) => (v === null ? null : v === 0 ? '0' : `${Number(v.toFixed(digits))}${suffix}`));
   }
 
   /** Width of a y axis: its widest tick label, measured in the axis font, plus the tick and the gap (uPlot's default is a fixed 50 px). */

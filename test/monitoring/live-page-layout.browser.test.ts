@@ -73,7 +73,7 @@ function partitionedLearner(): { metrics: PipelineMetrics; live: LiveView; feed:
   return { metrics, live, feed };
 }
 
-interface AxisReading { readonly chart: string; readonly side: number; readonly labels: string[]; readonly widest: number; readonly room: number; readonly boxes: [number, number][]; readonly width: number }
+interface AxisReading { readonly chart: string; readonly side: number; readonly labels: string[]; readonly splits: number[]; readonly widest: number; readonly room: number; readonly boxes: [number, number][]; readonly width: number }
 
 /** Every shown axis of every chart: its labels, the widest label (css px, measured with the axis font), the room uPlot gives labels on a y axis and, on an x axis, the labels' horizontal extents in the chart (css px from its left edge) and the chart's width. */
 function readAxes(page: Page): Promise<AxisReading[]> {
@@ -94,7 +94,7 @@ function readAxes(page: Page): Promise<AxisReading[]> {
           const centre = plot.bbox.left / ratio + plot.valToPos(axis._splits[i], axis.scale);
           return [centre - widths[i] / 2, centre + widths[i] / 2];
         });
-        out.push({ chart, side: axis.side, labels, widest: Math.max(0, ...widths), room: axis._size - (axis.ticks.show ? axis.ticks.size : 0) - axis.gap, boxes, width: plot.width });
+        out.push({ chart, side: axis.side, labels, splits: axis._splits, widest: Math.max(0, ...widths), room: axis._size - (axis.ticks.show ? axis.ticks.size : 0) - axis.gap, boxes, width: plot.width });
       }
     }
     return out;
@@ -116,6 +116,13 @@ describe('the live page layout in Chromium', () => {
         expect(axis.widest, `${axis.chart} axis on side ${axis.side}: labels ${JSON.stringify(axis.labels)} need ${axis.widest.toFixed(1)} px, the axis has ${axis.room} px`).toBeLessThanOrEqual(axis.room);
         const shown = axis.labels.filter((label) => label !== '');
         expect(new Set(shown).size, `${axis.chart} axis on side ${axis.side}: labels ${JSON.stringify(shown)} repeat`).toBe(shown.length);
+        // each label reads as its tick's value (12.5k is 12,500, never 13k)
+        axis.labels.forEach((label, i) => {
+          if (label === '') return;
+          const [, number, unit] = /^(-?[\d.]+)([kMG]?)$/.exec(label) ?? [];
+          const value = Number(number) * ({ '': 1, k: 1e3, M: 1e6, G: 1e9 } as Record<string, number>)[unit ?? ''];
+          expect(Math.abs(value - axis.splits[i]), `${axis.chart} axis on side ${axis.side}: label ${label} for the tick at ${axis.splits[i]}`).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(axis.splits[i])));
+        });
       }
       for (const axis of axes.filter((a) => a.side === 2)) {
         const shown = axis.boxes.filter((_, i) => axis.labels[i] !== '');
