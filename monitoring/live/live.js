@@ -40,7 +40,6 @@
     return Math.ceil(widest + (axis.ticks.show === false ? 0 : axis.ticks.size) + axis.gap + 4);
   }
 
-  const pad = (n) => String(n).padStart(2, '0');
   /** Width of `text` in css px in the font of axis `axisIndex`. */
   function textWidth(plot, axisIndex, text) {
     const context = plot.ctx;
@@ -51,6 +50,7 @@
     return width;
   }
 
+  const pad = (n) => String(n).padStart(2, '0');
   /**
    * Time-axis labels: the clock time on one line (the date is in the status line), so neighbours
    * never collide; a label that would stick out of the chart's left or right edge is left out.
@@ -110,19 +110,15 @@
     return entry;
   }
 
-  function table(headers, rows, thin) {
+  function table(headers, rows) {
     const node = element('table');
     const head = node.createTHead().insertRow();
     for (const h of headers) head.append(element('th', h));
     const body = node.createTBody();
-    rows.forEach((row, r) => {
+    for (const row of rows) {
       const tr = body.insertRow();
-      for (const cell of row) {
-        const td = tr.insertCell();
-        td.textContent = cell;
-        if (thin !== undefined && thin[r]) td.className = 'thin';
-      }
-    });
+      for (const cell of row) tr.insertCell().textContent = cell;
+    }
     return node;
   }
 

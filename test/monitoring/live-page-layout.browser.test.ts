@@ -196,6 +196,15 @@ describe('the live page layout in Chromium', () => {
         });
       });
       expect(overflowing, 'every chart inside its panel').toEqual([]);
+
+      // the header's selector shows another partition's reliability diagram and coefficients instead
+      const other = 'vb-logit-online / p2';
+      await page.select('#model-select', other);
+      await page.waitForFunction((id: string) => (window as unknown as { vbstreamLive: { charts: Map<string, unknown> } }).vbstreamLive.charts.has(id), {}, `coefficients ${other}`);
+      const shown = await page.evaluate(() => [...document.querySelectorAll('#learning .panel, #posterior .panel')].filter((panel) => (panel as HTMLElement).offsetParent !== null).map((panel) => (panel as HTMLElement).dataset.id));
+      expect(shown).toContain(`reliability ${other}`);
+      expect(shown).toContain(`coefficients ${other}`);
+      expect(shown).not.toContain(`coefficients ${key}`);
       expect(problems).toEqual([]);
     });
   });
