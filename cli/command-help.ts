@@ -205,10 +205,10 @@ export const COMMAND_HELP: { readonly [command: string]: CommandHelp } = {
   },
   'bandit:evaluate': {
     summary: 'off-policy evaluation: IPS, SNIPS, doubly-robust and clipped doubly-robust estimates (with intervals) of a bandit policy\'s value from logged decisions',
-    usage: 'vbstream bandit:evaluate --decisions <file.jsonl> --policy <thompson|linucb|epsilon-greedy> [--options \'<json>\'] [--reward-model \'<json>\'] [--reward-range <min,max>] [--clip <M>] [--clipped-interval normal|empirical-bernstein] [--level 0.95] [--json]',
+    usage: 'vbstream bandit:evaluate --decisions <file.jsonl> --policy <thompson|lin-ucb|epsilon-greedy> [--options \'<json>\'] [--reward-model \'<json>\'] [--reward-range <min,max>] [--clip <M>] [--clipped-interval normal|empirical-bernstein] [--level 0.95] [--json]',
     options: [
       ['--decisions <file>', 'JSON lines {"context": [...], "arm": a, "propensity": p, "reward": r}: what the logging policy played, with P(arm | context) > 0'],
-      ['--policy <name>', 'the candidate: thompson, linucb or epsilon-greedy; it learns each logged decision after scoring it (progressive evaluation)'],
+      ['--policy <name>', 'the candidate: thompson, lin-ucb (linucb is taken as an alias, with a note) or epsilon-greedy; it learns each logged decision after scoring it (progressive evaluation)'],
       ['--options <json>', 'the candidate\'s options (vbstream/bandit: seed, rewards, model, exploration, alpha, epsilon, …). Default: {} (arms from the log, seed 1)'],
       ['--reward-model <json>', 'the doubly-robust reward model, {"family": id, "options": {...}}, one per arm, cross-fitted. Default: {"family": "vb-linear"}'],
       ['--reward-range <min,max>', 'the range every reward lies in; clipped DR charges the clipped weights\' mass at its ends. Default: the smallest and largest logged reward'],

@@ -18,8 +18,8 @@ export interface LiveModelFrame {
   readonly effectiveDataSize?: number;
   readonly snapshots: number;
   readonly calibration?: LiveCalibration;
-  /** Largest posterior coefficients: feature names, means and Monte Carlo standard deviations. */
-  readonly coefficients?: { readonly names: readonly string[]; readonly mean: readonly number[]; readonly sd?: readonly number[] };
+  /** Largest posterior coefficients (largest |mean| first): feature names, their column indices (the page's colour of a feature), means and Monte Carlo standard deviations. */
+  readonly coefficients?: { readonly names: readonly string[]; readonly index: readonly number[]; readonly mean: readonly number[]; readonly sd?: readonly number[] };
 }
 
 /** A scoring service (`vbstream serve`) in a live frame. */

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MetricValue } from 'prom-client';
 import type { BanditLiveSource } from './bandit-live-source.js';
+import { defaultFeatureName } from '../src/core/default-feature-name.js';
 import { BoundedRing } from './bounded-ring.js';
 import { histogramQuantile } from './histogram-quantile.js';
 import type { LiveCalibration, LiveFrame, LiveModelFrame, LiveServeFrame } from './live-frame.js';
@@ -106,7 +107,7 @@ export class LiveView {
     this.now = options.now ?? Date.now;
   }
 
-  /** Names of the model's features, by index (the coefficients panel's legend); unnamed ones show as x<i>. */
+  /** Names of the model's features, by index (the coefficients panel's legend); unnamed ones show as `defaultFeatureName(i)`, x<i>. */
   setFeatureNames(names: readonly string[]): void {
     this.featureNames = [...names];
   }
@@ -252,7 +253,7 @@ export class LiveView {
       };
     }
     for (const { model, partition, summary } of metrics.coefficients()) {
-      entry({ model, partition }).coefficients = { names: summary.index.map((j) => this.featureNames[j] ?? `x${j}`), mean: summary.mean, sd: summary.sd };
+      entry({ model, partition }).coefficients = { names: summary.index.map((j) => this.featureNames[j] ?? defaultFeatureName(j)), index: summary.index, mean: summary.mean, sd: summary.sd };
     }
 
     const elapsed = this.previous === undefined ? 0 : (t - this.previous.t) / 1000;
@@ -272,7 +273,8 @@ export class LiveView {
       for (const { labels, value } of await values(name)) deadLetters[String(labels.reason)] = (deadLetters[String(labels.reason)] ?? 0) + value;
     }
     const queueDepth = (await values('vbstream_worker_queue_depth'))[0]?.value;
-    const decisions = (await values('vbstream_bandit_decisions_total'))[0]?.value;
+    // a decider counts the decisions it logged, the learner those it joined
+    const decisions = (await values('vbstream_bandit_decisions_total'))[0]?.value ?? (await values('vbstream_bandit_joined_decisions_total'))[0]?.value;
     let banditFrame: LiveFrame['bandit'];
     if (bandit !== undefined || decisions !== undefined) {
       const choices = bandit?.armChoices();

@@ -50,7 +50,7 @@ export async function banditDecideCommand(argv: string[]): Promise<number> {
   if (instanceId !== undefined && !/^[A-Za-z0-9_.]+$/.test(instanceId)) throw new ConfigError('--instance-id must be letters, digits, _ or . (decision ids are <instance>-<n>)', { field: '--instance-id', value: instanceId });
 
   const monitoring = new PipelineMetrics({ pipeline: model });
-  const metrics = new BanditMetrics(monitoring.registry);
+  const metrics = new BanditMetrics(monitoring.registry, 'decider');
   const brokerList = brokers.split(',');
   const port = createKafkaPort({ brokers: brokerList, clientId: `vbstream-bandit-decider-${process.pid}`, logLevel: 'nothing', client: values['kafka-client'] as KafkaConnection['client'] });
   await reachBrokers(port, brokerList);

@@ -3,15 +3,13 @@ import { parseArgs } from 'node:util';
 import { usageOf } from '../command-help.js';
 import { jsonObjectFlag } from '../json-object-flag.js';
 import { numberFlag } from '../number-flag.js';
-import { EpsilonGreedyPolicy } from '../../src/bandit/epsilon-greedy-policy.js';
-import { LinUcbPolicy } from '../../src/bandit/lin-ucb-policy.js';
+import { canonicalPolicyKind } from '../../bandit/kafka/canonical-policy-kind.js';
+import { createBanditPolicy, type BanditPolicyConfig } from '../../bandit/kafka/create-bandit-policy.js';
 import { evaluatePolicy, type LoggedDecision } from '../../src/bandit/off-policy-evaluation.js';
-import type { BanditPolicy } from '../../src/bandit/bandit-policy.js';
-import { ThompsonPolicy } from '../../src/bandit/thompson-policy.js';
 import { ConfigError } from '../../src/core/config-error.js';
 import { InputError } from '../../src/core/input-error.js';
 
-const POLICIES = ['thompson', 'linucb', 'epsilon-greedy'] as const;
+const POLICIES = ['thompson', 'lin-ucb', 'epsilon-greedy'] as const;
 
 /** The logged decisions of a JSON-lines file: {"context": [...], "arm": a, "propensity": p, "reward": r} per line. */
 function readDecisions(path: string): LoggedDecision[] {
@@ -51,7 +49,9 @@ export function banditEvaluateCommand(argv: string[], out: NodeJS.WritableStream
     options: { decisions: { type: 'string' }, policy: { type: 'string' }, options: { type: 'string' }, 'reward-model': { type: 'string' }, 'reward-range': { type: 'string' }, clip: { type: 'string' }, 'clipped-interval': { type: 'string', default: 'normal' }, level: { type: 'string', default: '0.95' }, json: { type: 'boolean', default: false } },
   });
   if (values.decisions === undefined || values.policy === undefined) throw new ConfigError(`--decisions and --policy are required\n${usageOf('bandit:evaluate')}`);
-  if (!(POLICIES as readonly string[]).includes(values.policy)) throw new ConfigError(`--policy must be one of ${POLICIES.join(', ')}`, { field: 'policy', value: values.policy });
+  const { kind, note } = canonicalPolicyKind(values.policy, '--policy');
+  if (note !== undefined) process.stderr.write(`${note}\n`);
+  if (!(POLICIES as readonly string[]).includes(kind)) throw new ConfigError(`--policy must be one of ${POLICIES.join(', ')}`, { field: 'policy', value: values.policy });
   const logs = readDecisions(values.decisions);
   if (logs.length === 0) throw new InputError(`${values.decisions} holds no decisions`);
   const options = jsonObjectFlag('--options', values.options);
@@ -59,9 +59,7 @@ export function banditEvaluateCommand(argv: string[], out: NodeJS.WritableStream
   const arms = typeof options.arms === 'number' ? options.arms : Math.max(...logs.map((l) => l.arm)) + 1;
   const seed = typeof options.seed === 'number' ? options.seed : 1;
   const settings = { ...options, arms, dim, seed };
-  const candidate: BanditPolicy = values.policy === 'thompson'
-    ? new ThompsonPolicy(settings as ConstructorParameters<typeof ThompsonPolicy>[0])
-    : values.policy === 'linucb' ? new LinUcbPolicy(settings as ConstructorParameters<typeof LinUcbPolicy>[0]) : new EpsilonGreedyPolicy(settings as ConstructorParameters<typeof EpsilonGreedyPolicy>[0]);
+  const candidate = createBanditPolicy({ ...settings, kind } as BanditPolicyConfig);
   const rewardModel = values['reward-model'] === undefined ? undefined : jsonObjectFlag('--reward-model', values['reward-model']) as { family: string; options?: unknown };
   const clippedInterval = values['clipped-interval'];
   if (clippedInterval !== 'normal' && clippedInterval !== 'empirical-bernstein') throw new ConfigError('--clipped-interval must be normal or empirical-bernstein', { field: '--clipped-interval', value: clippedInterval });

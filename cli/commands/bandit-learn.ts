@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { BanditLearner } from '../../bandit/kafka/bandit-learner.js';
 import { BanditMetrics } from '../../bandit/kafka/bandit-metrics.js';
+import { canonicalPolicyKind } from '../../bandit/kafka/canonical-policy-kind.js';
 import { createBanditPolicy, type BanditPolicyConfig } from '../../bandit/kafka/create-bandit-policy.js';
 import { createKafkaPort } from '../../connectors/kafka/create-kafka-port.js';
 import type { KafkaConnection } from '../../connectors/kafka/kafka-connection.js';
@@ -48,14 +49,17 @@ export async function banditLearnCommand(argv: string[]): Promise<number> {
   if (brokers === undefined || decisions === undefined || rewards === undefined || model === undefined || stateTopic === undefined || policy === undefined || values['reward-window-ms'] === undefined) {
     throw new ConfigError(`--brokers, --decisions, --rewards, --model, --state-topic, --policy and --reward-window-ms are required\n${usageOf('bandit:learn')}`);
   }
-  const config = jsonObjectFlag('--policy', policy) as unknown as BanditPolicyConfig;
+  const given = jsonObjectFlag('--policy', policy);
+  const { kind, note } = canonicalPolicyKind(String(given.kind), '--policy kind');
+  if (note !== undefined) process.stderr.write(`${note}\n`);
+  const config = (note === undefined ? given : { ...given, kind }) as unknown as BanditPolicyConfig;
   createBanditPolicy(config); // a bad policy is refused before anything connects
   const rewardWindowMs = numberFlag('--reward-window-ms', values['reward-window-ms'], 0, { min: 1, integer: false });
   const expiredReward = values['expired-reward'] === undefined ? undefined : numberFlag('--expired-reward', values['expired-reward'], 0, { min: -Infinity, integer: false });
   const { partitions, snapshotEvery, sessionTimeoutMs, maxStateRecordBytes, endpoint, shutdownTimeoutMs } = joinLearnerFlagsOf(values);
 
   const monitoring = new PipelineMetrics({ pipeline: model });
-  const metrics = new BanditMetrics(monitoring.registry);
+  const metrics = new BanditMetrics(monitoring.registry, 'learner');
   const readiness = new Readiness(['learner-started']);
   monitoring.observeReadiness(readiness);
   const live = endpoint === undefined ? undefined : new LiveView({ metrics: monitoring, title: model, bandit: metrics });

@@ -1,6 +1,7 @@
 import { Observable } from 'rxjs';
 import type { LabelledRecord } from '../../operators/labelled-record.js';
 import { ConfigError } from '../../src/core/config-error.js';
+import { defaultFeatureName } from '../../src/core/default-feature-name.js';
 import { optionChecks } from '../../src/core/option-checks.js';
 import type { RecordSource } from './record-source.js';
 import { SyntheticGenerator, type SyntheticOptions } from './synthetic-generator.js';
@@ -41,7 +42,8 @@ export class SyntheticSource implements RecordSource {
     this.generator = new SyntheticGenerator(options);
     const drift = options.drift === undefined ? '' : `:drift${options.drift.scale}/${options.drift.every}`;
     this.identity = `synthetic:${options.kind}:d${options.dim}:seed${options.seed}${drift}`;
-    this.features = Array.from({ length: options.dim }, (_, j) => (j === 0 && options.kind !== 'gp' ? 'bias' : `x${j + 1}`));
+    // column 0 of a linear stream is the constant 1; every other column is named by the one default rule
+    this.features = Array.from({ length: options.dim }, (_, j) => (j === 0 && options.kind !== 'gp' ? 'bias' : defaultFeatureName(j)));
     if (options.records !== undefined && options.records !== Infinity) optionChecks.positiveInteger('records', options.records, Number.NaN);
     optionChecks.positiveInteger('chunk', options.chunk, 512);
     if (options.rate !== undefined) optionChecks.positive('rate', options.rate, Number.NaN);

@@ -5,13 +5,75 @@
   const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
   /** A reliability bin with fewer records than this is drawn as a small grey point: its rate is noise. */
   const MIN_BIN_RECORDS = 30;
-  const state = { frames: [], capacity: 600, window: 1000, everyMs: 500 };
+  const state = { frames: [], capacity: 600, window: 1000, everyMs: 500, selected: undefined };
   /** Charts by id (the end-to-end test reads them). */
   const charts = new Map();
   const panels = new Map();
   window.vbstreamLive = { charts, frames: () => state.frames.length };
 
   const colour = (i) => PALETTE[i % PALETTE.length];
+  /** Feature j's colour, the same in every frame whatever its rank: the palette for the first ten, then hues a golden angle apart. */
+  function featureColour(j, alpha = 1) {
+    if (j < PALETTE.length) {
+      const hex = PALETTE[j];
+      return `rgba(${parseInt(hex.slice(1, 3), 16)}, ${parseInt(hex.slice(3, 5), 16)}, ${parseInt(hex.slice(5, 7), 16)}, ${alpha})`;
+    }
+    return `hsla(${Math.round((j * 137.508) % 360)}, 60%, 42%, ${alpha})`;
+  }
+
+  /** Tick labels in SI form (950, 12.5k, 4.5M, 1.2G), with the fewest decimals (at most 6) that write every tick's value exactly: 12,500 is 12.5k, never 13k. */
+  function compactLabels(splits) {
+    const top = Math.max(0, ...splits.map((v) => Math.abs(v ?? 0)));
+    const [scale, suffix] = top >= 1e9 ? [1e9, 'G'] : top >= 1e6 ? [1e6, 'M'] : top >= 1e4 ? [1e3, 'k'] : [1, ''];
+    const scaled = splits.map((v) => (v === null || v === undefined ? null : v / scale));
+    const exact = (digits) => scaled.every((v) => v === null || Math.abs(Number(v.toFixed(digits)) - v) <= 1e-9 * Math.max(1, Math.abs(v)));
+    let digits = 0;
+    while (digits < 6 && !exact(digits)) digits++;
+    return scaled.map((v) => (v === null ? null : v === 0 ? '0' : `${Number(v.toFixed(digits))}${suffix}`));
+  }
+
+  /** Width of a y axis: its widest tick label, measured in the axis font, plus the tick and the gap (uPlot's default is a fixed 50 px). */
+  function axisSize(plot, values, axisIndex) {
+    const axis = plot.axes[axisIndex];
+    if (values === null || values === undefined) return 50;
+    const widest = Math.max(0, ...values.map((v) => (v === null || v === undefined ? 0 : textWidth(plot, axisIndex, String(v)))));
+    return Math.ceil(widest + (axis.ticks.show === false ? 0 : axis.ticks.size) + axis.gap + 4);
+  }
+
+  /** Width of `text` in css px in the font of axis `axisIndex`. */
+  function textWidth(plot, axisIndex, text) {
+    const context = plot.ctx;
+    context.save();
+    context.font = plot.axes[axisIndex].font[0];
+    const width = context.measureText(text).width / (window.devicePixelRatio || 1);
+    context.restore();
+    return width;
+  }
+
+  const pad = (n) => String(n).padStart(2, '0');
+  /**
+   * Time-axis labels: the clock time on one line (the date is in the status line), so neighbours
+   * never collide; a label that would stick out of the chart's left or right edge is left out.
+   */
+  function clockLabels(plot, splits, axisIndex) {
+    const left = plot.bbox.left / (window.devicePixelRatio || 1);
+    return splits.map((t) => {
+      const date = new Date(t * 1000);
+      const label = `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
+      const centre = left + plot.valToPos(t, 'x');
+      const half = textWidth(plot, axisIndex, label) / 2;
+      return centre - half < 0 || centre + half > plot.width ? null : label;
+    });
+  }
+
+  /** The axes of a chart: a clock on a time x axis, SI labels on the others, every y axis as wide as its labels. */
+  function axesOf(options) {
+    const time = (options.scales?.x?.time ?? true) !== false;
+    const axes = options.axes ?? [{}, {}];
+    return axes.map((axis, i) => (i === 0
+      ? { space: time ? 70 : 50, values: (plot, splits, axisIndex) => (time ? clockLabels(plot, splits, axisIndex) : compactLabels(splits)), ...axis }
+      : { size: axisSize, values: (plot, splits) => compactLabels(splits), ...axis }));
+  }
   const fmt = (v, digits = 3) => (v === undefined || v === null || Number.isNaN(v) ? '–' : Number(v).toFixed(digits));
   const count = (v) => (v === undefined || v === null ? '–' : Math.round(v).toLocaleString('en-US'));
 
@@ -48,19 +110,15 @@
     return entry;
   }
 
-  function table(headers, rows, thin) {
+  function table(headers, rows) {
     const node = element('table');
     const head = node.createTHead().insertRow();
     for (const h of headers) head.append(element('th', h));
     const body = node.createTBody();
-    rows.forEach((row, r) => {
+    for (const row of rows) {
       const tr = body.insertRow();
-      for (const cell of row) {
-        const td = tr.insertCell();
-        td.textContent = cell;
-        if (thin !== undefined && thin[r]) td.className = 'thin';
-      }
-    });
+      for (const cell of row) tr.insertCell().textContent = cell;
+    }
     return node;
   }
 
@@ -77,11 +135,11 @@
       return existing;
     }
     existing?.destroy();
-    const width = Math.max(300, host.clientWidth || 420);
+    const width = Math.max(240, host.clientWidth || 420);
     const plot = new uPlot({
       width, height: options.height ?? 220,
       scales: options.scales ?? { x: { time: true } },
-      axes: options.axes,
+      axes: axesOf(options),
       bands: options.bands,
       legend: { show: options.legend ?? true, live: true },
       cursor: { drag: { x: false, y: false } },
@@ -93,6 +151,32 @@
   }
 
   const times = () => state.frames.map((f) => f.t / 1000);
+
+  /**
+   * The models whose per-model panels (`group`: reliability, coefficients) are drawn: the one model,
+   * or with several (one per partition) the one picked in the header's selector, so that the page
+   * stays about a screen tall whatever the partitions; the other models' panels are hidden.
+   */
+  function perModelKeys(models, group) {
+    const select = document.getElementById('model-select');
+    const picker = document.getElementById('model-picker');
+    if (models.length <= 1) {
+      picker.hidden = true;
+      return models;
+    }
+    if (!models.includes(state.selected)) state.selected = models[0];
+    if ([...select.options].map((option) => option.value).join('\n') !== models.join('\n')) {
+      select.replaceChildren(...models.map((key) => {
+        const option = element('option', key);
+        option.value = key;
+        return option;
+      }));
+    }
+    select.value = state.selected;
+    picker.hidden = false;
+    for (const [id, entry] of panels) if (entry.root.dataset.group === group) entry.root.hidden = id !== `${group} ${state.selected}`;
+    return [state.selected];
+  }
   const keysOf = (pick) => {
     const keys = new Set();
     for (const frame of state.frames) for (const key of Object.keys(pick(frame) ?? {})) keys.add(key);
@@ -122,7 +206,7 @@
     const brier = models.map((key) => ({ label: key, values: state.frames.map((f) => f.models[key]?.brier ?? null) }));
     if (brier.some((s) => s.values.some((v) => v !== null))) draw('brier', panel('learning', 'brier', 'Brier score', window).chart, x, brier);
     const last = state.frames[state.frames.length - 1];
-    for (const key of models) {
+    for (const key of perModelKeys(models, 'reliability')) {
       const calibration = last?.models[key]?.calibration;
       if (calibration !== undefined) renderReliability(key, calibration);
     }
@@ -144,38 +228,52 @@
       scales: { x: { time: false, range: [0, 1] }, y: { range: [0, 1] }, records: {} },
       axes: [{ label: 'predicted p(y = 1)' }, { label: 'observed rate' }, { scale: 'records', side: 1, label: 'records', grid: { show: false } }],
     });
-    entry.extra.replaceChildren(table(['bin', 'records', 'observed rate'],
-      upper.map((u, i) => [`${fmt(i === 0 ? 0 : upper[i - 1], 1)}–${fmt(u, 1)}`, count(counts[i]), counts[i] > 0 ? fmt(rate[i]) : '–']),
-      counts.map((c) => c < MIN_BIN_RECORDS)));
+    // the bins side by side (three rows, not one row per bin): thin bins in grey
+    const node = table(['bin', ...upper.map((u, i) => `${fmt(i === 0 ? 0 : upper[i - 1], 1)}–${fmt(u, 1)}`)],
+      [['records', ...counts.map(count)], ['observed rate', ...counts.map((c, i) => (c > 0 ? fmt(rate[i]) : '–'))]]);
+    node.className = 'bins';
+    for (const row of node.tBodies[0].rows) counts.forEach((c, i) => { if (c < MIN_BIN_RECORDS) row.cells[i + 1].className = 'thin'; });
+    entry.extra.replaceChildren(node);
   }
 
   function renderPosterior(x) {
     const models = keysOf((f) => f.models);
-    for (const key of models) {
+    for (const key of perModelKeys(models, 'coefficients')) {
       const last = [...state.frames].reverse().find((f) => f.models[key]?.coefficients !== undefined);
       if (last === undefined) continue;
-      const names = last.models[key].coefficients.names;
+      const latest = last.models[key].coefficients;
+      // one series per feature, in feature order (not rank order), coloured by the feature's index
+      const features = latest.names.map((name, i) => ({ name, index: latest.index?.[i] ?? i, rank: i })).sort((a, b) => a.index - b.index);
       const series = [];
       const bands = [];
-      names.forEach((name, i) => {
+      for (const { name, index } of features) {
         const at = (f, pick) => {
           const c = f.models[key]?.coefficients;
           const j = c === undefined ? -1 : c.names.indexOf(name);
           return j < 0 ? null : pick(c, j);
         };
         const base = series.length + 1;
-        series.push({ label: name, values: state.frames.map((f) => at(f, (c, j) => c.mean[j])), stroke: colour(i) });
-        if (last.models[key].coefficients.sd !== undefined) {
-          series.push({ label: `${name} +2σ`, values: state.frames.map((f) => at(f, (c, j) => (c.sd === undefined ? null : c.mean[j] + 2 * c.sd[j]))), stroke: `${colour(i)}55`, width: 0.5 });
-          series.push({ label: `${name} −2σ`, values: state.frames.map((f) => at(f, (c, j) => (c.sd === undefined ? null : c.mean[j] - 2 * c.sd[j]))), stroke: `${colour(i)}55`, width: 0.5 });
-          bands.push({ series: [base + 1, base + 2], fill: `${colour(i)}22` });
+        series.push({ label: name, values: state.frames.map((f) => at(f, (c, j) => c.mean[j])), stroke: featureColour(index) });
+        if (latest.sd !== undefined) {
+          series.push({ label: `${name} +2σ`, values: state.frames.map((f) => at(f, (c, j) => (c.sd === undefined ? null : c.mean[j] + 2 * c.sd[j]))), stroke: featureColour(index, 0.33), width: 0.5 });
+          series.push({ label: `${name} −2σ`, values: state.frames.map((f) => at(f, (c, j) => (c.sd === undefined ? null : c.mean[j] - 2 * c.sd[j]))), stroke: featureColour(index, 0.33), width: 0.5 });
+          bands.push({ series: [base + 1, base + 2], fill: featureColour(index, 0.13) });
         }
-      });
+      }
       const entry = panel('posterior', `coefficients ${key}`, `Posterior means · ${key}`,
-        `the ${names.length} largest coefficients by |mean|, with ±2σ credible bands (σ from 32 posterior draws)`);
+        `the ${latest.names.length} largest coefficients by |mean|, with ±2σ credible bands (σ from 32 posterior draws); one colour per feature`);
       draw(`coefficients ${key}`, entry.chart, x, series, { bands, height: 260, legend: false });
-      const { mean, sd } = last.models[key].coefficients;
-      entry.extra.replaceChildren(table(['feature', 'mean', '±2σ'], names.map((name, i) => [name, fmt(mean[i]), sd === undefined ? '–' : fmt(2 * sd[i])])));
+      const { mean, sd } = latest;
+      // the legend, largest |mean| first: the feature's colour, name, mean and ±2σ
+      const legend = element('div', undefined, 'legend');
+      for (const { name, index, rank } of [...features].sort((a, b) => a.rank - b.rank)) {
+        const item = element('span', undefined, 'legend-item');
+        const swatch = element('span', undefined, 'swatch');
+        swatch.style.backgroundColor = featureColour(index);
+        item.append(swatch, element('span', name, 'name'), element('span', ` ${fmt(mean[rank])}${sd === undefined ? '' : ` ± ${fmt(2 * sd[rank])}`}`, 'value'));
+        legend.append(item);
+      }
+      entry.extra.replaceChildren(legend);
     }
     const effective = models.map((key) => ({ label: key, values: state.frames.map((f) => f.models[key]?.effectiveDataSize ?? null) }));
     if (effective.some((s) => s.values.some((v) => v !== null))) {
@@ -211,7 +309,7 @@
       draw(`partition ${key}`, entry.chart, x, [
         { label: 'records/s', values: state.frames.map((f) => f.models[key]?.throughput ?? null) },
         { label: 'lag', values: state.frames.map((f) => lagOf(f, partition)), scale: 'lag' },
-      ], { height: 160, axes: [{}, { label: 'records/s' }, { scale: 'lag', side: 1, label: 'lag', grid: { show: false } }] });
+      ], { height: 130, axes: [{}, { label: 'records/s' }, { scale: 'lag', side: 1, label: 'lag', grid: { show: false } }] });
       const m = last.models[key];
       entry.extra.replaceChildren(table(['records', 'log-loss', 'Brier', 'lag', 'snapshots'],
         [[count(m.records), fmt(m.logLoss), fmt(m.brier), count(lagOf(last, partition)), count(m.snapshots)]]));
@@ -268,8 +366,8 @@
     if (state.frames.length === 0) return;
     const x = times();
     renderServe(x);
-    // A scoring service learns nothing itself: the learner's sections stay hidden on its page.
-    const learner = keysOf((f) => f.models).length > 0 || !state.frames.some((f) => f.serve !== undefined);
+    // A scoring service or a bandit service learns no pipeline model itself: the learner's sections stay hidden on its page.
+    const learner = keysOf((f) => f.models).length > 0 || !state.frames.some((f) => f.serve !== undefined || f.bandit !== undefined);
     for (const id of ['flow', 'learning', 'posterior', 'durability']) document.getElementById(id).hidden = !learner;
     if (learner) {
       renderFlow(x);
@@ -285,7 +383,7 @@
     alerts.textContent = notReady.length === 0 ? '' : `Not ready:\n${notReady.join('\n')}`;
     const status = document.getElementById('status');
     status.className = '';
-    status.textContent = `live · ${state.frames.length} frames (${fmt((state.frames.length * state.everyMs) / 1000, 0)} s kept, at most ${state.capacity}) · last ${new Date(state.frames[state.frames.length - 1].t).toLocaleTimeString()}`;
+    status.textContent = `live · ${state.frames.length} frames (${fmt((state.frames.length * state.everyMs) / 1000, 0)} s kept, at most ${state.capacity}) · last ${new Date(state.frames[state.frames.length - 1].t).toLocaleString()}`;
   }
 
   let pending = false;
@@ -316,7 +414,11 @@
     status.className = 'down';
     status.textContent = 'disconnected: retrying…';
   });
+  document.getElementById('model-select').addEventListener('change', (event) => {
+    state.selected = event.target.value;
+    schedule();
+  });
   window.addEventListener('resize', () => {
-    for (const plot of charts.values()) plot.setSize({ width: Math.max(300, plot.root.parentElement.clientWidth || 420), height: plot.height });
+    for (const plot of charts.values()) plot.setSize({ width: Math.max(240, plot.root.parentElement.clientWidth || 420), height: plot.height });
   });
 })();

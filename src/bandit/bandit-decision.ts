@@ -1,7 +1,11 @@
 /** How a decision's propensity was obtained: in closed form, by numerical quadrature of a closed-form integral, or by seeded Monte Carlo draws. */
 export type PropensityMethod = 'exact' | 'quadrature' | 'monte-carlo';
 
-/** A policy's decision for one context: what to log next to the context, and later to learn from. */
+/**
+ * A policy's decision for one context: what to log next to the context, and later to learn from.
+ * `context` and `scores` are written by `JSON.stringify` as arrays of numbers (`JsonFloat64Array`),
+ * so a decision logged as JSON reads back in `bandit:evaluate`.
+ */
 export interface BanditDecision {
   /** Deterministic id, `${idPrefix}-${n}` for the policy's n-th decision (n from 1). */
   readonly decisionId: string;

@@ -12,6 +12,7 @@ import { unpackArmSnapshots } from './unpack-arm-snapshots.js';
 import type { BanditDecision } from './bandit-decision.js';
 import type { BanditPolicy, PlayedArm } from './bandit-policy.js';
 import { checkContext } from './check-context.js';
+import { JsonFloat64Array } from './json-float64-array.js';
 
 const FAMILY = 'bandit/epsilon-greedy';
 const VERSION = 1;
@@ -75,7 +76,7 @@ export class EpsilonGreedyPolicy implements BanditPolicy {
     const k = this.arms;
     const explore = this.rng.nextDouble() < this.epsilon;
     const arm = explore ? Math.min(k - 1, Math.floor(this.rng.nextDouble() * k)) : greedy;
-    return { decisionId: `${this.idPrefix}-${++this.count}`, context: context.slice(), arm, propensity: (arm === greedy ? 1 - this.epsilon : 0) + this.epsilon / k, propensityMethod: 'exact', scores };
+    return { decisionId: `${this.idPrefix}-${++this.count}`, context: JsonFloat64Array.from(context), arm, propensity: (arm === greedy ? 1 - this.epsilon : 0) + this.epsilon / k, propensityMethod: 'exact', scores: JsonFloat64Array.from(scores) };
   }
 
   /** The posterior predictive mean of every arm's reward (the scores the greedy choice maximises). */

@@ -11,6 +11,7 @@ import { ArmFeatureMap, type ArmLayout } from './arm-layout.js';
 import type { BanditDecision } from './bandit-decision.js';
 import type { BanditPolicy, PlayedArm } from './bandit-policy.js';
 import { checkContext } from './check-context.js';
+import { JsonFloat64Array } from './json-float64-array.js';
 
 const FAMILY = 'bandit/lin-ucb';
 const VERSION = 1;
@@ -117,7 +118,7 @@ export class LinUcbPolicy implements BanditPolicy {
     const tied = [];
     for (let a = 0; a < this.arms; a++) if (scores[a] === best) tied.push(a);
     const arm = tied.length === 1 ? tied[0] : tied[Math.min(tied.length - 1, Math.floor(this.rng.nextDouble() * tied.length))];
-    return { decisionId: `${this.idPrefix}-${++this.count}`, context: context.slice(), arm, propensity: 1 / tied.length, propensityMethod: 'exact', scores };
+    return { decisionId: `${this.idPrefix}-${++this.count}`, context: JsonFloat64Array.from(context), arm, propensity: 1 / tied.length, propensityMethod: 'exact', scores: JsonFloat64Array.from(scores) };
   }
 
   /** 1/(tied arms) on the arms of the largest bound, 0 elsewhere. */

@@ -19,6 +19,7 @@ import type { BanditPolicy, PlayedArm } from './bandit-policy.js';
 import { checkContext } from './check-context.js';
 import { linearScorePosterior, type LinearScorePosterior } from './linear-score-posterior.js';
 import { NormalArgmaxProbability } from './normal-argmax-probability.js';
+import { JsonFloat64Array } from './json-float64-array.js';
 
 /** Snapshot family id and layout version of {@link ThompsonPolicy}. */
 const FAMILY = 'bandit/thompson';
@@ -182,18 +183,18 @@ export class ThompsonPolicy implements BanditPolicy {
       this.wins.fill(0);
       this.wins[arm] = 1;
       this.countWins(this.propensityDraws, this.drawn);
-      return { decisionId: this.nextDecisionId(), context: context.slice(), arm, propensity: this.wins[arm] / (1 + this.propensityDraws), propensityMethod: 'monte-carlo', scores };
+      return { decisionId: this.nextDecisionId(), context: JsonFloat64Array.from(context), arm, propensity: this.wins[arm] / (1 + this.propensityDraws), propensityMethod: 'monte-carlo', scores: JsonFloat64Array.from(scores) };
     }
     this.scoreMoments(context);
     const arm = this.drawScores(scores);
     if (this.quadrature) {
       const propensity = Math.max(MIN_PROPENSITY, this.argmax.probability(this.scoreMeans, this.scoreSds, arm));
-      return { decisionId: this.nextDecisionId(), context: context.slice(), arm, propensity, propensityMethod: 'quadrature', scores };
+      return { decisionId: this.nextDecisionId(), context: JsonFloat64Array.from(context), arm, propensity, propensityMethod: 'quadrature', scores: JsonFloat64Array.from(scores) };
     }
     this.wins.fill(0);
     this.wins[arm] = 1;
     for (let s = 0; s < this.propensityDraws; s++) this.wins[this.drawScores(this.drawn)]++;
-    return { decisionId: this.nextDecisionId(), context: context.slice(), arm, propensity: this.wins[arm] / (1 + this.propensityDraws), propensityMethod: 'monte-carlo', scores };
+    return { decisionId: this.nextDecisionId(), context: JsonFloat64Array.from(context), arm, propensity: this.wins[arm] / (1 + this.propensityDraws), propensityMethod: 'monte-carlo', scores: JsonFloat64Array.from(scores) };
   }
 
   /** The posterior predictive mean of every arm's reward, E[r | x, a] = E[y | φ(x, a)] (a probability for binary rewards). Draws nothing. */

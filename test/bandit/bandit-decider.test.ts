@@ -26,7 +26,7 @@ describe('BanditDecider (in-memory Kafka): estimated regret, served policy and r
     kafka.topics.get('policy')![0].push({ key: Buffer.from(snapshotKey('m', 'global')), value: Buffer.from(encodeSnapshot(trained.snapshot(), { model: 'm', rewards: 200 })), headers: {} });
     const registry = new Registry();
     const swaps: [number, number][] = [];
-    const decider = await BanditDecider.start(kafka, { decisionsTopic: 'decisions', rewardsTopic: 'rewards', policyTopic: 'policy', model: 'm', instanceId: 'd1', metrics: new BanditMetrics(registry), onSwap: (rewards, version) => swaps.push([rewards, version]) });
+    const decider = await BanditDecider.start(kafka, { decisionsTopic: 'decisions', rewardsTopic: 'rewards', policyTopic: 'policy', model: 'm', instanceId: 'd1', metrics: new BanditMetrics(registry, 'decider'), onSwap: (rewards, version) => swaps.push([rewards, version]) });
     expect(decider.ready).toBe(false);
     await kafka.deliver('policy', 0, 0);
     expect([decider.ready, decider.policyRewards, decider.policyVersion, swaps]).toEqual([true, 200, 1, [[200, 1]]]);

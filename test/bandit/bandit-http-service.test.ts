@@ -36,7 +36,7 @@ class LocalDecider implements DecisionMaker {
 describe('BanditHttpService: the decide service\'s HTTP edge', () => {
   const decider = new LocalDecider();
   const monitoring = new PipelineMetrics({ defaultMetrics: false });
-  const service = new BanditHttpService({ decider, exposition: monitoring, metrics: new BanditMetrics(monitoring.registry), port: 0, maxBodyBytes: 1024 });
+  const service = new BanditHttpService({ decider, exposition: monitoring, metrics: new BanditMetrics(monitoring.registry, 'decider'), port: 0, maxBodyBytes: 1024 });
   let base = '';
   beforeAll(async () => { base = `http://127.0.0.1:${await service.listen()}`; });
   afterAll(() => service.close());

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { offPolicyWorld } from '../../bench/off-policy-world.js';
 import { SimulatedBandit } from '../../src/bandit/simulated-bandit.js';
+import { ThompsonPolicy } from '../../src/bandit/thompson-policy.js';
 import { Rng } from '../../src/rng/rng.js';
 import { runVbstream } from '../helpers/run-vbstream.js';
 
@@ -29,7 +30,7 @@ writeFileSync(hardDecisions, offPolicyWorld('hard').logs(1, 2000).map((l) => `${
 
 describe('vbstream bandit:evaluate', () => {
   it('prints IPS, SNIPS and DR with intervals; a learning policy beats the uniform logger; --json for tools', () => {
-    const text = runVbstream('bandit:evaluate', '--decisions', decisions, '--policy', 'linucb');
+    const text = runVbstream('bandit:evaluate', '--decisions', decisions, '--policy', 'lin-ucb');
     expect(text.stderr).toBe('');
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/^LinUCB \(alpha 1\) on 1500 logged decisions \(3 arms, 3 features\), learning as it goes; 95% intervals\n/);
@@ -61,12 +62,38 @@ describe('vbstream bandit:evaluate', () => {
 
   it('refuses what it cannot evaluate, naming the problem', () => {
     expect(runVbstream('bandit:evaluate', '--decisions', decisions).stderr).toMatch(/--decisions and --policy are required/);
-    expect(runVbstream('bandit:evaluate', '--decisions', decisions, '--policy', 'ucb1').stderr).toMatch(/--policy must be one of thompson, linucb, epsilon-greedy/);
-    expect(runVbstream('bandit:evaluate', '--decisions', decisions, '--policy', 'linucb', '--options', '{alpha').stderr).toMatch(/--options is not valid JSON/);
+    expect(runVbstream('bandit:evaluate', '--decisions', decisions, '--policy', 'ucb1').stderr).toMatch(/--policy must be one of thompson, lin-ucb, epsilon-greedy/);
+    expect(runVbstream('bandit:evaluate', '--decisions', decisions, '--policy', 'lin-ucb', '--options', '{alpha').stderr).toMatch(/--options is not valid JSON/);
     const bad = join(dir, 'bad.jsonl');
     writeFileSync(bad, '{"context": [1, 0, 0], "arm": 0, "propensity": 0.5, "reward": 1}\n{"context": [1, 0, 0], "arm": 0, "propensity": 0, "reward": 1}\n');
-    const result = runVbstream('bandit:evaluate', '--decisions', bad, '--policy', 'linucb');
+    const result = runVbstream('bandit:evaluate', '--decisions', bad, '--policy', 'lin-ucb');
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/propensity must be in \(0, 1\] \(row 2/);
+  });
+
+  it('reads decisions logged as JSON straight from a policy ({...decision, reward}, as the README loop keeps them): context and scores are arrays', () => {
+    const world = new SimulatedBandit({ arms: 3, dim: 3, seed: 8 });
+    const policy = new ThompsonPolicy({ arms: 3, dim: 3, seed: 8 });
+    const lines = Array.from({ length: 300 }, () => {
+      const decision = policy.decide(world.context());
+      const reward = world.reward(decision.context, decision.arm);
+      policy.learn(decision, reward);
+      return JSON.stringify({ ...decision, reward });
+    });
+    const logged = JSON.parse(lines[0]) as { context: unknown; scores: unknown };
+    expect(Array.isArray(logged.context) && Array.isArray(logged.scores)).toBe(true);
+    const file = join(dir, 'logged.jsonl');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const result = runVbstream('bandit:evaluate', '--decisions', file, '--policy', 'epsilon-greedy', '--json');
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ n: 300 });
+  });
+
+  it('spells LinUCB lin-ucb, as bandit:learn\'s policy kind; linucb is taken as an alias with a note', () => {
+    const result = runVbstream('bandit:evaluate', '--decisions', decisions, '--policy', 'linucb', '--json');
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/^note: --policy linucb is read as lin-ucb/);
+    expect(JSON.parse(result.stdout)).toEqual(JSON.parse(runVbstream('bandit:evaluate', '--decisions', decisions, '--policy', 'lin-ucb', '--json').stdout));
   });
 });

@@ -32,4 +32,11 @@ describe('vbstream bandit:learn and bandit:decide options', () => {
   it('an unknown option is a usage error (exit 2)', () => {
     expect(runVbstream('bandit:decide', '--prot', '80')).toMatchObject({ code: 2 });
   });
+
+  it('takes linucb as an alias of the policy kind lin-ucb, with a note', () => {
+    const result = runVbstream(...LEARN, '--policy', '{"kind": "linucb", "arms": 2, "dim": 1}', '--partitions', '0');
+    expect(result.stderr).toMatch(/^note: --policy kind linucb is read as lin-ucb, its canonical spelling\n/);
+    expect(result.stderr).toMatch(/--partitions must be an integer ≥ 1/);
+    expect(result.code).toBe(1);
+  });
 });

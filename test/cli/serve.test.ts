@@ -73,7 +73,7 @@ describe('vbstream serve', () => {
     expect(byPosition.status).toBe(200);
     const expected = latest!.model.predict(Float64Array.from(x));
     expect(byPosition.json).toEqual({ mean: expected.mean, variance: expected.variance, interval: expected.interval(0.9), level: 0.9, version: `file:${n}`, predictionId: 'cli-1' });
-    const byName = await post(url, { features: { x3: -0.25, bias: 1, x2: 0.5 } });
+    const byName = await post(url, { features: { x2: -0.25, bias: 1, x1: 0.5 } });
     expect(byName.json).toMatchObject({ mean: expected.mean, predictionId: 'cli-2' });
     const outOfRange = await post(url, { x: [1, 500, 0] });
     expect(outOfRange.status).toBe(400);

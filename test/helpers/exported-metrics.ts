@@ -13,10 +13,12 @@ export function metricNames(expr: string): string[] {
 /** Every series name vbstream's registries export (the pipeline's, the bandit services' and the outcome learner's), histograms with their `_bucket`, `_sum` and `_count`. */
 export async function exportedNames(): Promise<Set<string>> {
   const metrics = new PipelineMetrics();
-  new BanditMetrics(metrics.registry); // the bandit services serve both on one registry
+  const learner = new PipelineMetrics();
+  new BanditMetrics(metrics.registry, 'decider'); // the bandit services serve theirs beside the pipeline's: a decider's …
+  new BanditMetrics(learner.registry, 'learner'); // … and the bandit learner's
   new OutcomeMetrics(metrics.registry, 'classification'); // so does the outcome learner
   const names = new Set<string>();
-  for (const metric of await metrics.registry.getMetricsAsJSON()) {
+  for (const metric of [...await metrics.registry.getMetricsAsJSON(), ...await learner.registry.getMetricsAsJSON()]) {
     names.add(metric.name);
     if (String(metric.type) === 'histogram') for (const suffix of ['_bucket', '_sum', '_count']) names.add(metric.name + suffix);
   }

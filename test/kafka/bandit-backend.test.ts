@@ -25,7 +25,7 @@ describe('bandit backend over Kafka: deciders, learner, reward window, dead lett
     const learner = new BanditLearner(port, store, {
       decisionsTopic: `${prefix}.decisions`, rewardsTopic: `${prefix}.rewards`, model: 'm', createPolicy: () => new ThompsonPolicy({ seed: 1, arms: ARMS, dim: D }),
       // The rewards must be read within the window, before the learner marks their decisions expired: 10 s, for a loaded machine.
-      rewardWindowMs: 10_000, expiryCheckMs: 200, expiredReward, snapshotEvery: 4, metrics: new BanditMetrics(registry),
+      rewardWindowMs: 10_000, expiryCheckMs: 200, expiredReward, snapshotEvery: 4, metrics: new BanditMetrics(registry, 'learner'),
     });
     let failure: Error | undefined;
     await learner.start((error) => { failure = error; });
@@ -66,7 +66,7 @@ describe('bandit backend over Kafka: deciders, learner, reward window, dead lett
     const { learner, decisions, registry, finish } = await run(0);
     await waitFor(() => learner.learned === 6 && learner.pendingCount === 0, () => `the 3 expired decisions learned with reward 0 (learned ${learner.learned})`);
     const metrics = await registry.metrics();
-    for (const line of ['vbstream_bandit_decisions_total 6', 'vbstream_bandit_propensity_count 6', 'vbstream_bandit_rewards_total{outcome="rewarded"} 3', 'vbstream_bandit_rewards_total{outcome="expired-learned"} 3',
+    for (const line of ['vbstream_bandit_joined_decisions_total 6', 'vbstream_bandit_rewards_total{outcome="rewarded"} 3', 'vbstream_bandit_rewards_total{outcome="expired-learned"} 3',
       'vbstream_bandit_reward_delay_seconds_count 3', 'vbstream_bandit_cumulative_reward 2', 'vbstream_bandit_pending_decisions 0', 'vbstream_bandit_dead_letters_total{reason="duplicate-reward"} 1']) expect(metrics).toContain(line);
     const policy = learner.currentPolicy as ThompsonPolicy;
     const perArm = new Array<number>(ARMS).fill(0);

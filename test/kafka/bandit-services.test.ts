@@ -91,7 +91,7 @@ describe('vbstream bandit:learn and bandit:decide over HTTP (real broker)', () =
     const scrape = async () => parsePrometheusText(await (await fetch(learnerUrl)).text());
     await waitFor(async () => sampleValue(await scrape(), 'vbstream_bandit_pending_decisions') === AFTER, `the learner to read the ${AFTER} unrewarded decisions`);
     const learned = await scrape();
-    expect(sampleValue(learned, 'vbstream_bandit_decisions_total', { pipeline: 'shop' })).toBe(N + AFTER);
+    expect(sampleValue(learned, 'vbstream_bandit_joined_decisions_total', { pipeline: 'shop' })).toBe(N + AFTER);
     expect(sampleValue(learned, 'vbstream_bandit_rewards_total', { outcome: 'rewarded' })).toBe(N);
     expect(sampleValue(learned, 'vbstream_bandit_cumulative_reward')).toBe(decided.reduce((s, d) => s + rewardOf(d), 0));
     expect(sampleValue(learned, 'vbstream_bandit_reward_delay_seconds_count')).toBe(N);
@@ -113,7 +113,6 @@ describe('vbstream bandit:learn and bandit:decide over HTTP (real broker)', () =
     const frame = await latestFrame();
     const chosen = Array.from({ length: ARMS }, (_, a) => decided.filter((d) => d.arm === a).length + afterArms.filter((arm) => arm === a).length);
     expect(frame.bandit?.arms?.choices).toEqual(chosen);
-    for (let a = 0; a < ARMS; a++) expect(sampleValue(learned, 'vbstream_bandit_arm_decisions_total', { arm: String(a) })).toBe(chosen[a]);
     expect(frame.bandit?.cumulativeReward).toBe(decided.reduce((sum, d) => sum + rewardOf(d), 0));
 
     // The deciders' metrics: their decisions, propensities, estimated regret, served policy and requests.
@@ -126,6 +125,17 @@ describe('vbstream bandit:learn and bandit:decide over HTTP (real broker)', () =
       expect(sampleValue(samples, 'vbstream_bandit_http_requests_total', { route: '/decide', status: '200' })).toBe(mine);
       expect(sampleValue(samples, 'vbstream_bandit_http_requests_total', { route: '/reward', status: '202' })).toBe(N / 2 + (k === 0 ? 1 : 0));
     }
+    // Each process exports its own role's series only: none in both (a dashboard over all of them shows each once).
+    const names = (text: string): Set<string> => new Set(parsePrometheusText(text).map((sample) => sample.name.replace(/_(bucket|sum|count)$/, '')).filter((name) => name.startsWith('vbstream_bandit_')));
+    const learnerSeries = names(await (await fetch(learnerUrl)).text());
+    for (const url of urls) {
+      const deciderSeries = names(await (await fetch(`${url}metrics`)).text());
+      expect([...deciderSeries].filter((name) => learnerSeries.has(name)), 'series exported by a decider and the learner').toEqual([]);
+      expect(deciderSeries).toContain('vbstream_bandit_arm_decisions_total');
+    }
+    expect(learnerSeries).toContain('vbstream_bandit_pending_decisions');
+    const armDecisions = await Promise.all(urls.map(async (url) => parsePrometheusText(await (await fetch(`${url}metrics`)).text())));
+    for (let a = 0; a < ARMS; a++) expect(armDecisions.flat().filter((sample) => sample.name === 'vbstream_bandit_arm_decisions_total' && sample.labels.arm === String(a)).reduce((sum, sample) => sum + sample.value, 0)).toBe(chosen[a]);
     expect(await regretOf(urls[1]), 'arms 0 and 1 are both always rewarded: Thompson sampling plays the one of lower posterior mean some of the time').toBeGreaterThan(0);
 
     for (const service of [...deciders, learner]) {

@@ -46,7 +46,7 @@ function metricsServer(options: Partial<ConstructorParameters<typeof MetricsServ
 function banditService(options: Partial<ConstructorParameters<typeof BanditHttpService>[0]> = {}): { server: BanditHttpService; decider: StubDecider } {
   const decider = new StubDecider();
   const monitoring = new PipelineMetrics({ defaultMetrics: false });
-  const server = new BanditHttpService({ decider, exposition: monitoring, metrics: new BanditMetrics(monitoring.registry), port: 0, ...options });
+  const server = new BanditHttpService({ decider, exposition: monitoring, metrics: new BanditMetrics(monitoring.registry, 'decider'), port: 0, ...options });
   open.push(server);
   return { server, decider };
 }

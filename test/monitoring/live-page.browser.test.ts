@@ -76,7 +76,7 @@ describe('the live page in Chromium', () => {
     const pageText = await page.evaluate(() => document.body.innerText);
     expect(pageText).toContain('vbstream · default');
     expect(pageText).toMatch(/mean over the last 1,000 records/);
-    expect(pageText).toMatch(/records\s+observed rate/);
+    expect(pageText).toMatch(/records[\s\d,]+observed rate/);
 
     // The page keeps following the run: once it has drawn another 4,000 records in the reliability
     // histogram (4 windows of the prequential mean), every curve has moved.

@@ -88,7 +88,7 @@ describe('LiveView', () => {
     const key = `${HOSTILE.model} / p${HOSTILE.partition}`;
     expect(Object.keys(frame.models)).toEqual([key]);
     expect(frame.models[key].model).toBe(HOSTILE.model);
-    expect(frame.models[key].coefficients).toEqual({ names: [HOSTILE.feature, 'bias'], mean: [2, -1], sd: [0.1, 0.2] });
+    expect(frame.models[key].coefficients).toEqual({ names: [HOSTILE.feature, 'bias'], index: [1, 0], mean: [2, -1], sd: [0.1, 0.2] });
     expect(frame.deadLetters).toEqual({ [HOSTILE.reason]: 3 });
     expect(frame.lag).toEqual({ [`${HOSTILE.topic} / p${HOSTILE.partition}`]: 42 });
   });
