@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ConfigError } from '../src/core/config-error.js';
 import { checkOptionKeys } from '../src/core/check-option-keys.js';
+import { closestName } from '../src/core/closest-name.js';
 import { findReservedKey } from '../src/core/find-reserved-key.js';
 import { VbstreamError } from '../src/core/vbstream-error.js';
 import { families, getFamily } from '../src/registry.js';
@@ -86,6 +87,12 @@ const metrics = z.strictObject({
 });
 
 /** The zod schema of a pipeline declaration (also shipped as JSON Schema: `schema/pipeline-config.schema.json`). */
+/** The error of an unknown family id, with the closest known one. */
+function unknownFamily(id: string): string {
+  const near = closestName(id, [...families.keys()]);
+  return `unknown model family ${JSON.stringify(id)}; ${near === undefined ? '' : `did you mean "${near}"? `}known: ${[...families.keys()].join(', ')}`;
+}
+
 export const pipelineSchema = z.strictObject({
   /** Where editors find this schema (ignored by vbstream), e.g. `node_modules/vbstream/schema/pipeline-config.schema.json`. */
   $schema: z.string().optional(),
@@ -104,7 +111,7 @@ export const pipelineSchema = z.strictObject({
     maxAbsInput: z.number().min(1).optional(),
   }).default({ label: 'y' }),
   model: z.strictObject({
-    family: z.string().refine((id) => families.has(id), { error: (issue) => `unknown model family ${JSON.stringify(issue.input)}; known: ${[...families.keys()].join(', ')}` }),
+    family: z.string().refine((id) => families.has(id), { error: (issue) => unknownFamily(String(issue.input)) }),
     options: z.record(z.string(), z.json()).optional(),
   }),
   /** Records per learn call; `maxWaitMs` (file sources, default 50) flushes a partial minibatch after that long. */
