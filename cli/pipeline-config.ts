@@ -86,13 +86,13 @@ const metrics = z.strictObject({
   allowedHosts: z.array(z.string().min(1)).optional(),
 });
 
-/** The zod schema of a pipeline declaration (also shipped as JSON Schema: `schema/pipeline-config.schema.json`). */
 /** The error of an unknown family id, with the closest known one. */
 function unknownFamily(id: string): string {
   const near = closestName(id, [...families.keys()]);
   return `unknown model family ${JSON.stringify(id)}; ${near === undefined ? '' : `did you mean "${near}"? `}known: ${[...families.keys()].join(', ')}`;
 }
 
+/** The zod schema of a pipeline declaration (also shipped as JSON Schema: `schema/pipeline-config.schema.json`). */
 export const pipelineSchema = z.strictObject({
   /** Where editors find this schema (ignored by vbstream), e.g. `node_modules/vbstream/schema/pipeline-config.schema.json`. */
   $schema: z.string().optional(),
@@ -107,6 +107,8 @@ export const pipelineSchema = z.strictObject({
     features: z.array(z.string().min(1)).min(1).optional(),
     label: z.string().min(1).default('y'),
     weight: z.string().min(1).optional(),
+    /** Put a constant 1 before the features (the model's first weight, named `intercept`, is then the intercept); default false: the features as given. */
+    intercept: z.boolean().optional(),
     /** Largest |value| of a feature, label or weight (default 1e12): a larger one is a bad record (Kafka: dead letter `out-of-range`), refused before the model learns anything. */
     maxAbsInput: z.number().min(1).optional(),
   }).default({ label: 'y' }),
@@ -149,6 +151,7 @@ export const pipelineSchema = z.strictObject({
   if (stdinWithoutFeatures) context.addIssue({ code: 'custom', path: ['schema', 'features'], message: 'reading from stdin needs schema.features (the header cannot be read ahead)' });
   const { source } = config;
   const kafka = source.type === 'kafka';
+  if (source.type === 'synthetic' && config.schema.intercept === true) context.addIssue({ code: 'custom', path: ['schema', 'intercept'], message: 'a synthetic stream carries its own constant bias column (feature 1); leave intercept out' });
   if (source.type === 'kafka' && config.schema.features !== undefined && config.schema.features.length !== source.dim) {
     context.addIssue({ code: 'custom', path: ['schema', 'features'], message: `names ${config.schema.features.length} features but source.dim is ${source.dim}` });
   }

@@ -6,6 +6,7 @@ import type { RecordSource } from '../connectors/file/record-source.js';
 import { resumeOffset } from '../connectors/file/resume-offset.js';
 import { SnapshotDirectory } from '../connectors/file/snapshot-directory.js';
 import { SyntheticSource } from '../connectors/file/synthetic-source.js';
+import { withIntercept } from '../connectors/file/with-intercept.js';
 import { BackpressureValve } from '../operators/backpressure-valve.js';
 import type { BadRecord } from '../operators/bad-record.js';
 import { checkpoints } from '../operators/checkpoints.js';
@@ -61,7 +62,9 @@ export async function runFilePipeline(config: FileConfig, io: PipelineIo, monito
   const names = restored?.meta.sources;
   const start = (source: { identity: string; name: string }): number => (restored === undefined ? 0
     : resumeOffset(restored.event.positions, source, restored.path, typeof names === 'object' && names !== null && !Array.isArray(names) ? names : {}));
-  const { source, description } = await openPipelineSource(config, start, badRecords);
+  const opened = await openPipelineSource(config, start, badRecords);
+  const { description } = opened;
+  const source = config.schema.intercept === true ? withIntercept(opened.source) : opened.source;
   const dim = source.features.length;
   monitor?.describeFeatures(source.features);
   if (restored !== undefined && restored.model.dim !== dim) {

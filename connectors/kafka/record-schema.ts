@@ -6,8 +6,10 @@ import type { Task } from '../../src/core/task.js';
  * field (`label`, default `"y"`). Avro records map the same way (see `AvroRecordDecoder`).
  */
 export interface RecordSchema {
-  /** Number of features. */
+  /** Number of features (the model's width, the intercept included). */
   readonly dim: number;
+  /** A constant 1 as feature 0, before the record's features (then `dim` − 1 of them); default false. */
+  readonly intercept?: boolean;
   /** Named feature fields, in model order; absent means the record carries an `x` array. */
   readonly features?: readonly string[];
   /** Label field; default `"y"`. */

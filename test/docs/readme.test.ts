@@ -14,6 +14,7 @@ import { PATIENCE_MS } from '../helpers/wait-for.js';
  */
 const RUN_ELSEWHERE: { readonly [command: string]: string } = {
   'npm install vbstream rxjs': 'test/kafka/packed-tarball.test.ts installs the packed tarball and rxjs into a fresh project',
+  'npx vbstream kafka:produce --brokers localhost:9092 --topic clicks --synthetic 20000 --features age,visits,price --label clicked': 'test/kafka/readme-kafka.test.ts runs the walkthrough against the local broker',
   'npx vbstream run --config kafka-pipeline.json': 'test/kafka/readme-kafka.test.ts runs it against the local broker',
   'bash scripts/setup.sh': 'CI (.ci/run) runs it on a clean clone',
   'npm test': 'CI (.ci/run) runs it; this test is part of it',
