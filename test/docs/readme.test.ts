@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readmeBlocks, readmeCommands, transpileSnippet } from '../helpers/readme-blocks.js';
 import { repoRoot } from '../helpers/reference.js';
@@ -26,8 +27,8 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 const blocks = readmeBlocks();
 for (const block of blocks) if (block.file !== undefined) writeFileSync(join(work, block.file), block.text);
 
-function run(command: string, args: readonly string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(command, args, { cwd: work, encoding: 'utf8', timeout: PATIENCE_MS });
+function run(command: string, args: readonly string[], cwd = work): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: PATIENCE_MS });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -48,6 +49,27 @@ describe('README', () => {
       files,
     }));
     const checked = run(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json']);
+    expect(checked.stdout + checked.stderr).toBe('');
+    expect(checked.status).toBe(0);
+  });
+
+  it('type-checks every TypeScript snippet under the settings `tsc --init` writes for a new project (strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess, …) against the built declarations', () => {
+    const init = join(work, 'init');
+    mkdirSync(init, { recursive: true });
+    const written = run(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '--init'], init);
+    expect(written.status).toBe(0);
+    const { config, error } = ts.parseConfigFileTextToJson('tsconfig.json', readFileSync(join(init, 'tsconfig.json'), 'utf8'));
+    expect(error).toBeUndefined();
+    const compilerOptions = (config as { compilerOptions: { [key: string]: unknown } }).compilerOptions;
+    expect(compilerOptions).toMatchObject({ strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true });
+    const files = blocks.filter((b) => b.language === 'ts').map((block, i) => {
+      const name = `strict-${block.file ?? `snippet-${i}.ts`}`;
+      writeFileSync(join(work, name), block.text);
+      return name;
+    });
+    // The new project's own settings; only what a project using Node's APIs adds (its types) and no output.
+    writeFileSync(join(work, 'tsconfig.strict.json'), JSON.stringify({ compilerOptions: { ...compilerOptions, types: ['node'], typeRoots: [join(repoRoot, 'node_modules/@types')], noEmit: true }, files }));
+    const checked = run(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.strict.json']);
     expect(checked.stdout + checked.stderr).toBe('');
     expect(checked.status).toBe(0);
   });
