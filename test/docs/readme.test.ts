@@ -74,6 +74,22 @@ describe('README', () => {
     expect(checked.status).toBe(0);
   });
 
+  it('lists every entry point of package.json "exports" in its Entry points table, and only those', () => {
+    const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Entry points'), readme.indexOf('\n## ', readme.indexOf('## Entry points') + 1));
+    const listed = section.split('\n').filter((line) => line.startsWith('| `')).flatMap((line) => [...line.split(' | ')[0].matchAll(/`([^`]+)`/g)].map((m) => m[1]));
+    const exported = Object.keys((JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { exports: { [path: string]: unknown } }).exports).map((path) => path.replace(/^\./, 'vbstream'));
+    expect([...listed].sort()).toEqual([...exported].sort());
+  });
+
+  it('gives package users only `npx vbstream` and `npm install` commands; repository commands live under "Developing vbstream"', () => {
+    const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+    const userPart = readme.slice(0, readme.indexOf('## Developing vbstream'));
+    const commands = [...userPart.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].flatMap((m) => m[1].split('\n').filter((line) => line.trim() !== ''));
+    expect(commands.length).toBeGreaterThan(0);
+    for (const command of commands) expect(command, command).toMatch(/^npx vbstream |^npm install vbstream /);
+  });
+
   it.each(blocks.filter((b) => b.language === 'ts' && !KAFKA_FILES.has(b.file ?? '')).map((b, i) => [i, b.text] as const))('runs library snippet %i', (i, text) => {
     writeFileSync(join(work, `run-${i}.mjs`), transpileSnippet(text));
     const result = run(process.execPath, [`run-${i}.mjs`]);
