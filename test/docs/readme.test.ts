@@ -82,6 +82,15 @@ describe('README', () => {
     expect([...listed].sort()).toEqual([...exported].sort());
   });
 
+  it('imports, in the README and the guide, only entry points the package exports', () => {
+    const exported = new Set(Object.keys((JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { exports: { [path: string]: unknown } }).exports).map((path) => path.replace(/^\./, 'vbstream')));
+    for (const doc of ['README.md', 'docs/guide.md']) {
+      const imported = [...readFileSync(join(repoRoot, doc), 'utf8').matchAll(/from '(vbstream(?:\/[^']*)?)'/g)].map((m) => m[1]);
+      expect(imported.length, doc).toBeGreaterThan(0);
+      for (const path of imported) expect(exported.has(path), `${doc}: ${path}`).toBe(true);
+    }
+  });
+
   it('gives package users only `npx vbstream` and `npm install` commands; repository commands live under "Developing vbstream"', () => {
     const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
     const userPart = readme.slice(0, readme.indexOf('## Developing vbstream'));
