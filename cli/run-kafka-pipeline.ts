@@ -112,6 +112,7 @@ export async function runKafkaPipeline(
     await stopped;
   } finally {
     clearInterval(ticker);
+    out.write(`stopping: learning the ${count(learner.queueDepth)} queued records, then a final snapshot and commit per partition (at most ${source.shutdownTimeoutMs / 1000} s)\n`);
     await learner.stop().catch((error: unknown) => { fatal ??= error instanceof Error ? error : new Error(String(error)); });
     const closing = Promise.allSettled([store.close(), source.untilCaughtUp ? admin.disconnect() : undefined]);
     await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref())]);

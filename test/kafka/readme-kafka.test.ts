@@ -61,6 +61,7 @@ describe('the README Kafka pipeline (real broker, real schema registry)', () => 
     const run = outputs.at(-1)!;
     expect(run).toContain(`done: ${produced.toLocaleString('en-US')} records learned`);
     expect(run).toMatch(/, 0 dead letters/);
+    expect(run).toMatch(/\nstopping: learning the [\d,]+ queued records, then a final snapshot and commit per partition/);
     // It learned the generator's truth, intercept included: its predictions of fresh synthetic rows are close to the true probabilities.
     const config = JSON.parse(blocks[at].text) as { source: { topic: string }; model: { family: string } };
     const store = await KafkaSnapshotStore.open(brokerPort(), { topic: `${config.source.topic}.snapshots` });
