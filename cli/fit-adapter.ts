@@ -1,3 +1,4 @@
+import type { Predictive } from '../src/core/predictive.js';
 import type { Task } from '../src/core/task.js';
 import type { JsonValue } from '../src/core/model-snapshot.js';
 
@@ -19,10 +20,11 @@ export interface PosteriorJson {
   readonly extras: { [key: string]: JsonValue };
 }
 
-/** What an adapter's fit returns: the posterior document and a predictor for test rows. */
+/** What an adapter's fit returns: the posterior document, a predictor for test rows and the fitted model's predictive distribution of a row (its credible intervals). */
 export interface FitOutcome {
   readonly posterior: PosteriorJson;
   predict(x: Float64Array, n: number): { [key: string]: JsonValue };
+  predictive?(x: Float64Array, offset: number): Predictive;
 }
 
 /**

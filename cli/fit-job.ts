@@ -4,6 +4,8 @@ import type { WorkerFailure } from './worker-failure.js';
 /** What `vbstream fit` hands its worker. */
 export interface FitJob {
   readonly model: string;
+  /** The features' names, in column order (the intercept first with `--intercept`): posterior.json's `features`. */
+  readonly features: readonly string[];
   readonly options: { readonly [key: string]: unknown };
   readonly train: FitData;
   readonly test?: { readonly x: Float64Array; readonly n: number };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ConfigError } from '../src/core/config-error.js';
 import { checkOptionKeys } from '../src/core/check-option-keys.js';
+import { closestName } from '../src/core/closest-name.js';
 import { findReservedKey } from '../src/core/find-reserved-key.js';
 import { VbstreamError } from '../src/core/vbstream-error.js';
 import { families, getFamily } from '../src/registry.js';
@@ -85,6 +86,12 @@ const metrics = z.strictObject({
   allowedHosts: z.array(z.string().min(1)).optional(),
 });
 
+/** The error of an unknown family id, with the closest known one. */
+function unknownFamily(id: string): string {
+  const near = closestName(id, [...families.keys()]);
+  return `unknown model family ${JSON.stringify(id)}; ${near === undefined ? '' : `did you mean "${near}"? `}known: ${[...families.keys()].join(', ')}`;
+}
+
 /** The zod schema of a pipeline declaration (also shipped as JSON Schema: `schema/pipeline-config.schema.json`). */
 export const pipelineSchema = z.strictObject({
   /** Where editors find this schema (ignored by vbstream), e.g. `node_modules/vbstream/schema/pipeline-config.schema.json`. */
@@ -100,11 +107,13 @@ export const pipelineSchema = z.strictObject({
     features: z.array(z.string().min(1)).min(1).optional(),
     label: z.string().min(1).default('y'),
     weight: z.string().min(1).optional(),
+    /** Put a constant 1 before the features (the model's first weight, named `intercept`, is then the intercept); default false: the features as given. */
+    intercept: z.boolean().optional(),
     /** Largest |value| of a feature, label or weight (default 1e12): a larger one is a bad record (Kafka: dead letter `out-of-range`), refused before the model learns anything. */
     maxAbsInput: z.number().min(1).optional(),
   }).default({ label: 'y' }),
   model: z.strictObject({
-    family: z.string().refine((id) => families.has(id), { error: (issue) => `unknown model family ${JSON.stringify(issue.input)}; known: ${[...families.keys()].join(', ')}` }),
+    family: z.string().refine((id) => families.has(id), { error: (issue) => unknownFamily(String(issue.input)) }),
     options: z.record(z.string(), z.json()).optional(),
   }),
   /** Records per learn call; `maxWaitMs` (file sources, default 50) flushes a partial minibatch after that long. */
@@ -142,6 +151,7 @@ export const pipelineSchema = z.strictObject({
   if (stdinWithoutFeatures) context.addIssue({ code: 'custom', path: ['schema', 'features'], message: 'reading from stdin needs schema.features (the header cannot be read ahead)' });
   const { source } = config;
   const kafka = source.type === 'kafka';
+  if (source.type === 'synthetic' && config.schema.intercept === true) context.addIssue({ code: 'custom', path: ['schema', 'intercept'], message: 'a synthetic stream carries its own constant bias column (feature 1); leave intercept out' });
   if (source.type === 'kafka' && config.schema.features !== undefined && config.schema.features.length !== source.dim) {
     context.addIssue({ code: 'custom', path: ['schema', 'features'], message: `names ${config.schema.features.length} features but source.dim is ${source.dim}` });
   }

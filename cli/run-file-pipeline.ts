@@ -1,4 +1,5 @@
 import { createWriteStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { concatMap, EMPTY, ignoreElements, lastValueFrom, merge, share, tap } from 'rxjs';
 import { JsonlSink } from '../connectors/file/jsonl-sink.js';
@@ -6,8 +7,10 @@ import type { RecordSource } from '../connectors/file/record-source.js';
 import { resumeOffset } from '../connectors/file/resume-offset.js';
 import { SnapshotDirectory } from '../connectors/file/snapshot-directory.js';
 import { SyntheticSource } from '../connectors/file/synthetic-source.js';
+import { withIntercept } from '../connectors/file/with-intercept.js';
 import { BackpressureValve } from '../operators/backpressure-valve.js';
 import type { BadRecord } from '../operators/bad-record.js';
+import type { LabelledRecord } from '../operators/labelled-record.js';
 import { checkpoints } from '../operators/checkpoints.js';
 import { InProcessLearner } from '../operators/in-process-learner.js';
 import { learn } from '../operators/learn.js';
@@ -17,6 +20,7 @@ import { prequential } from '../operators/prequential.js';
 import type { PrequentialReport } from '../operators/prequential-report.js';
 import { snapshots } from '../operators/snapshots.js';
 import { WorkerLearner } from '../operators/worker/worker-learner.js';
+import { decodeSnapshotEvent } from '../src/core/decode-snapshot-event.js';
 import type { JsonValue } from '../src/core/model-snapshot.js';
 import { SnapshotError } from '../src/core/snapshot-error.js';
 import { getFamily } from '../src/registry.js';
@@ -61,8 +65,16 @@ export async function runFilePipeline(config: FileConfig, io: PipelineIo, monito
   const names = restored?.meta.sources;
   const start = (source: { identity: string; name: string }): number => (restored === undefined ? 0
     : resumeOffset(restored.event.positions, source, restored.path, typeof names === 'object' && names !== null && !Array.isArray(names) ? names : {}));
-  const { source, description } = await openPipelineSource(config, start, badRecords);
+  const opened = await openPipelineSource(config, start, badRecords);
+  const { description } = opened;
+  const source = config.schema.intercept === true ? withIntercept(opened.source) : opened.source;
   const dim = source.features.length;
+  try {
+    await refuseForeignSnapshots(previous, family, source);
+  } catch (error) {
+    source.stop();
+    throw error;
+  }
   monitor?.describeFeatures(source.features);
   if (restored !== undefined && restored.model.dim !== dim) {
     source.stop();
@@ -84,7 +96,7 @@ export async function runFilePipeline(config: FileConfig, io: PipelineIo, monito
   monitor?.readiness.set('model-restored');
 
   try {
-    return await drive(config, source, learner, store, badRecords, { out, description, onSource: io.onSource, bad: () => bad, previous: restored?.path, monitor });
+    return await drive(config, source, learner, store, badRecords, { out, err, description, onSource: io.onSource, bad: () => bad, previous: restored?.path, monitor });
   } finally {
     if (learner instanceof WorkerLearner) await learner.close();
     await badSink?.close();
@@ -93,7 +105,7 @@ export async function runFilePipeline(config: FileConfig, io: PipelineIo, monito
 
 async function drive(
   config: FileConfig, source: RecordSource, learner: Learner, store: SnapshotDirectory, badRecords: { next(record: BadRecord): void },
-  ui: { out: Writable; description: string; onSource(stop: () => void): void; bad(): number; previous?: string; monitor?: PipelineMonitor },
+  ui: { out: Writable; err: Writable; description: string; onSource(stop: () => void): void; bad(): number; previous?: string; monitor?: PipelineMonitor },
 ): Promise<PipelineResult> {
   const { out, monitor } = ui;
   const policy = [config.snapshots.everyRecords && `every ${count(config.snapshots.everyRecords)} records`, config.snapshots.everyMs && `every ${config.snapshots.everyMs / 1000} s`, 'at the end'].filter(Boolean).join(', ');
@@ -119,7 +131,7 @@ async function drive(
     out.write(`${count(seen).padStart(11)} ${count(rate).padStart(11)} ${fixed(report?.logLoss).padStart(10)} ${fixed(report?.brier).padStart(9)} ${fixed(report?.squaredError).padStart(10)} ${String(valve.depth).padStart(7)} ${String(saved).padStart(10)} ${String(ui.bad()).padStart(7)}\n`);
   };
   const predictionSink = config.sinks.predictions.type === 'jsonl' ? new JsonlSink(createWriteStream(config.sinks.predictions.path)) : undefined;
-  const learned$ = source.records$.pipe(minibatch(config.minibatch.size, config.minibatch.maxWaitMs ?? 50), learn(learner, { evaluate: true, badRecords, valve }));
+  const learned$ = source.records$.pipe(tap(taskCheck(learner.family, ui.err)), minibatch(config.minibatch.size, config.minibatch.maxWaitMs ?? 50), learn(learner, { evaluate: true, badRecords, valve }));
   const events$ = (monitor === undefined ? learned$ : learned$.pipe(tap((event) => monitor.updated(event)))).pipe(share());
   const ticker = setInterval(line, config.progress.everyMs);
   try {
@@ -170,4 +182,55 @@ function summarise(out: Writable, report: PrequentialReport): void {
       if (bin.count > 0) out.write(`              ${bin.lower.toFixed(1)}–${bin.upper.toFixed(1)} ${count(bin.count).padStart(9)} ${fixed(bin.meanPredicted, 3).padStart(16)} ${fixed(bin.observedRate, 3).padStart(15)}\n`);
     }
   }
+}
+
+/**
+ * Refuses (one line) a snapshot directory whose newest snapshot is of another family or another
+ * source: learning there would mix the two pipelines' snapshots and prune the other's.
+ */
+async function refuseForeignSnapshots(directory: SnapshotDirectory, family: string, source: RecordSource): Promise<void> {
+  const files = await directory.list();
+  const newest = files.at(-1);
+  if (newest === undefined) return;
+  const { event, meta } = decodeSnapshotEvent(new Uint8Array(await readFile(newest)), newest);
+  const sources = typeof meta.sources === 'object' && meta.sources !== null && !Array.isArray(meta.sources) ? meta.sources : {};
+  const sameSource = source.identity in sources || Object.values(sources).includes(source.name);
+  if (event.snapshot.family === family && sameSource) return;
+  const theirs = `${event.snapshot.family} on ${Object.values(sources).join(', ') || 'an unnamed source'}`;
+  throw new SnapshotError(`${directory.dir} holds snapshots of another pipeline (${theirs}); give this one its own snapshots.dir, or move those away`, { source: newest });
+}
+
+/** Labels a family's task is checked on: the first 200 (or all, if fewer). */
+const TASK_CHECK_RECORDS = 200;
+
+/**
+ * A one-line warning on `err` when the labels do not fit the family's task, judged on the first
+ * 200 labels (or all, if fewer): a regression family whose labels are all 0/1, a binary family
+ * most of whose labels are not 0/1 (a stray bad label is a bad record, not a wrong family).
+ */
+function taskCheck(familyId: string, err: Writable): { next(record: LabelledRecord): void; complete(): void } {
+  const task = getFamily(familyId).task;
+  let seen = 0;
+  let binary = 0;
+  let checked = task === 'count';
+  const check = (): void => {
+    checked = true;
+    const which = seen === TASK_CHECK_RECORDS ? `the first ${seen}` : `${seen}`;
+    if (task === 'regression' && seen > 0 && binary === seen) {
+      err.write(`warning: ${familyId} is a regression family, but ${which} labels are all 0/1: for a binary label use a binary family (adf-logit; vbstream models lists them)\n`);
+    } else if (task === 'classification' && binary < seen / 2) {
+      err.write(`warning: ${familyId} is a binary family, but ${seen - binary} of ${which} labels are not 0/1: for a real-valued label use a regression family (vb-linear; vbstream models lists them)\n`);
+    }
+  };
+  return {
+    next(record) {
+      if (checked || Number.isNaN(record.y)) return;
+      seen++;
+      if (record.y === 0 || record.y === 1 || (task === 'classification' && record.y === -1)) binary++;
+      if (seen === TASK_CHECK_RECORDS) check();
+    },
+    complete() {
+      if (!checked) check();
+    },
+  };
 }

@@ -45,17 +45,18 @@ export async function runKafkaPipeline(
 ): Promise<PipelineResult> {
   const { source, model, snapshots } = config;
   const { out } = io;
-  getFamily(model.family).create(source.dim, model.options, { maxAbsInput: config.schema.maxAbsInput }); // a bad option value is refused before anything connects
+  const dim = source.dim + (config.schema.intercept === true ? 1 : 0);
+  getFamily(model.family).create(dim, model.options, { maxAbsInput: config.schema.maxAbsInput }); // a bad option value is refused before anything connects
   const decoder = decoderOf(source);
   const port = createKafkaPort({ ...kafkaConnectionOf(source), logLevel: 'nothing' });
   await reachBrokers(port, source.brokers);
   const snapshotTopic = snapshots.topic ?? `${source.topic}.snapshots`;
   const store = await KafkaSnapshotStore.open(port, { topic: snapshotTopic, partitions: snapshots.topicPartitions, config: snapshots.topicConfig, ...source.topics });
   const name = `${model.family}@${source.topic}`;
-  if (config.schema.features !== undefined) monitor?.describeFeatures(config.schema.features);
+  if (config.schema.features !== undefined) monitor?.describeFeatures(config.schema.intercept === true ? ['intercept', ...config.schema.features] : config.schema.features);
   const learner = new PartitionedLearner(port, store, {
     topic: source.topic, groupId: source.groupId, model: name, family: model.family, familyOptions: model.options,
-    schema: { dim: source.dim, features: config.schema.features, label: config.schema.label, weight: config.schema.weight, maxBytes: source.maxBytes, maxAbsInput: config.schema.maxAbsInput }, decoder,
+    schema: { dim, intercept: config.schema.intercept, features: config.schema.features, label: config.schema.label, weight: config.schema.weight, maxBytes: source.maxBytes, maxAbsInput: config.schema.maxAbsInput }, decoder,
     snapshotEvery: snapshots.everyRecords, snapshotEveryMs: snapshots.everyMs, sessionTimeoutMs: source.sessionTimeoutMs, maxBytesPerPartition: source.maxBytesPerPartition, chunkSize: config.minibatch.size,
     worker: config.worker, queueCapacity: config.queue.capacity, evaluate: true, metrics: monitor?.metrics, readiness: monitor?.readiness, topics: source.topics,
     missingSnapshot: source.missingSnapshot, maxOutageMs: source.maxOutageMs, shutdownTimeoutMs: source.shutdownTimeoutMs, deadLetterAlarm: source.deadLetterAlarm,
@@ -64,7 +65,7 @@ export async function runKafkaPipeline(
       if (line !== undefined) io.err.write(`${line}\n`);
     },
   });
-  out.write(`vbstream run: Kafka ${source.topic} (group ${source.groupId}, ${source.brokers.join(',')}, ${source.format === 'avro' ? `Avro via ${source.schemaRegistry?.url}` : 'JSON'}) → ${model.family} (d=${source.dim}) per partition ${config.worker ? 'in worker threads' : 'in-process'}; ` +
+  out.write(`vbstream run: Kafka ${source.topic} (group ${source.groupId}, ${source.brokers.join(',')}, ${source.format === 'avro' ? `Avro via ${source.schemaRegistry?.url}` : 'JSON'}) → ${model.family} (d=${dim}${config.schema.intercept === true ? ', the intercept first' : ''}) per partition ${config.worker ? 'in worker threads' : 'in-process'}; ` +
     `chunks of ${config.minibatch.size}; snapshots every ${count(snapshots.everyRecords ?? 10_000)} records per partition${snapshots.everyMs === undefined ? '' : ` and every ${snapshots.everyMs / 1000} s`} and at its end to ${snapshotTopic} (key ${name}/<partition>); bad records to ${source.topic}.dlq\n`);
   out.write('    records   records/s        lag   queue  paused  dead letters\n');
   const deadLetters = (): number => Object.values(learner.deadLettersByReason() ?? {}).reduce((a, b) => a + b, 0);
@@ -111,6 +112,7 @@ export async function runKafkaPipeline(
     await stopped;
   } finally {
     clearInterval(ticker);
+    out.write(`stopping: learning the ${count(learner.queueDepth)} queued records, then a final snapshot and commit per partition (at most ${source.shutdownTimeoutMs / 1000} s)\n`);
     await learner.stop().catch((error: unknown) => { fatal ??= error instanceof Error ? error : new Error(String(error)); });
     const closing = Promise.allSettled([store.close(), source.untilCaughtUp ? admin.disconnect() : undefined]);
     await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref())]);

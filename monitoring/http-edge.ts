@@ -11,11 +11,11 @@ import { jsonNestingDepth } from './json-nesting-depth.js';
 /** Where a service on the {@link HttpEdge} listens, the names it answers to and its limits: what its users configure. */
 export interface HttpServiceOptions extends Partial<HttpLimits> {
   /** Interface to listen on; default 127.0.0.1. */
-  readonly host?: string;
+  readonly host?: string | undefined;
   /** Port; 0 picks a free one. */
-  readonly port?: number;
+  readonly port?: number | undefined;
   /** Names the service answers to in `Host` besides its defaults ({@link HostAllowList}: the bound host, localhost, IP addresses); `*` for any. */
-  readonly allowedHosts?: readonly string[];
+  readonly allowedHosts?: readonly string[] | undefined;
 }
 
 /** A service's routes and how its errors look, on top of its {@link HttpServiceOptions}. */

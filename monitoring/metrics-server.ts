@@ -8,7 +8,7 @@ export interface MetricsServerOptions extends HttpServiceOptions {
   readonly metrics: PipelineMetrics;
   readonly readiness: Readiness;
   /** The live page (`/`, `/live/…`, `/events`) served beside the metrics. */
-  readonly live?: LiveView;
+  readonly live?: LiveView | undefined;
 }
 
 const GET: readonly string[] = ['GET', 'HEAD'];

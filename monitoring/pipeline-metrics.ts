@@ -11,13 +11,13 @@ import type { Readiness } from './readiness.js';
 /** Options of `PipelineMetrics`. */
 export interface PipelineMetricsOptions {
   /** Value of the `pipeline` label on every series; default `"default"`. */
-  readonly pipeline?: string;
+  readonly pipeline?: string | undefined;
   /** Export prom-client's Node default metrics (prefixed `vbstream_`), event-loop lag included; default true. */
-  readonly defaultMetrics?: boolean;
+  readonly defaultMetrics?: boolean | undefined;
   /** Records in the prequential window of the main-thread recorders; default 1,000. */
-  readonly window?: number;
+  readonly window?: number | undefined;
   /** Clock for the snapshot age, ms since the epoch; default `Date.now`. */
-  readonly now?: () => number;
+  readonly now?: (() => number) | undefined;
 }
 
 type ModelLabel = 'model' | 'partition';

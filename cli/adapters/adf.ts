@@ -24,6 +24,7 @@ function adfAdapter(link: AdfLink): FitAdapter {
       };
       return {
         posterior: json,
+        predictive: (x, offset) => model.predict(x, offset),
         predict(x, n): { [key: string]: number[] } {
           const predictions = Array.from({ length: n }, (_, r) => model.predict(x, r * d));
           return link === 'poisson'

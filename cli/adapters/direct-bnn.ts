@@ -33,6 +33,7 @@ export const directBnnAdapter: FitAdapter = {
           iterations: p.iterations, converged: p.converged, startElbos: p.startElbos,
         },
       },
+      predictive: (x, offset) => model.predict(x, offset),
       predict: (x, n) => predictiveMomentRows(model, x, n, data.d),
     };
   },

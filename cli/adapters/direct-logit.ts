@@ -59,6 +59,7 @@ export const directLogitAdapter: FitAdapter = {
       predict(xs, n) {
         return { prob: Array.from({ length: n }, (_, r) => model.predict(xs, r * data.d).prob) };
       },
+      predictive: (x, offset) => model.predict(x, offset),
     };
   },
 };

@@ -43,6 +43,7 @@ export const directAdapter: FitAdapter = {
           ...(map === undefined ? {} : { features: { type: 'rff', count: map.count, omega: jsonMatrix(map.omega, map.inputDim, map.count), lengthscales: Array.from(map.lengthscales) } }),
         },
       },
+      predictive: (x, offset) => model.predict(x, offset),
       predict: (x, n) => predictiveMomentRows(model, x, n, data.d),
     };
   },

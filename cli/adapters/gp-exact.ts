@@ -28,6 +28,7 @@ export const gpExactAdapter: FitAdapter = {
           noiseVariance: h.noiseVariance, logMarginalLikelihood: model.logMarginal, objective: -model.logMarginal, iterations: stats.iterations ?? 0,
         },
       },
+      predictive: (x, offset) => model.predict(x, offset),
       predict(x, rows) {
         const latent = model.predictLatent(x, rows);
         return {

@@ -23,6 +23,7 @@ function outcome(model: PgLogitModel, data: FitData, elbo: number, iterations: n
       extras: { elbo, iterations, xi },
     },
     predict: (x, n) => ({ prob: Array.from({ length: n }, (_, r) => model.predict(x, r * d, predictor).prob) }),
+    predictive: (x, offset) => model.predict(x, offset, predictor),
   };
 }
 

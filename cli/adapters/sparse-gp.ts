@@ -60,6 +60,7 @@ function adapter(id: 'sparse-gp' | 'sparse-gp-classifier' | 'sparse-gp-count', f
       };
       return {
         posterior: { family: family.id, version: model.snapshot().version, dim: d, mean: Array.from(q.mean), cov: jsonMatrix(q.cov, M), extras },
+        predictive: (x, offset) => model.predict(x, offset),
         predict(x, n) {
           const latent = model.predictLatent(x, n);
           const mean: number[] = [];

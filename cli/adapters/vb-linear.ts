@@ -27,6 +27,7 @@ function adapter(id: 'vb-linear' | 'vb-linear-ard', ard: boolean): FitAdapter {
             E_a: ard ? Array.from(p.E_a) : p.E_a[0], L: p.L, iterations: p.iterations, stopReason: p.stopReason,
           },
         },
+        predictive: (x, offset) => model.predict(x, offset),
         predict(x, n) {
           const mean: number[] = [];
           const precision: number[] = [];

@@ -1,4 +1,5 @@
 import type { Batch } from '../../src/core/batch.js';
+import type { Predictive } from '../../src/core/predictive.js';
 import { optionChecks } from '../../src/core/option-checks.js';
 import type { GaussianPosterior } from '../../src/gaussian/gaussian-posterior.js';
 import { vbLogitArdFamily, vbLogitFamily } from '../../src/models/vb-logit/family.js';
@@ -11,13 +12,14 @@ import type { FitAdapter, FitOutcome, PosteriorJson } from '../fit-adapter.js';
 import { jsonMatrix } from '../json-matrix.js';
 
 function logisticOutcome(posteriorJson: PosteriorJson, posterior: GaussianPosterior, d: number, predictor: 'row' | 'joint',
-  settings: { tol: number; maxIter: number }, predictRow: (x: Float64Array, offset: number) => number): FitOutcome {
+  settings: { tol: number; maxIter: number }, predictRow: (x: Float64Array, offset: number) => Predictive): FitOutcome {
   return {
     posterior: posteriorJson,
     predict(x, n) {
       if (predictor === 'joint') return { prob: Array.from(predictVbLogitJoint(posterior, d, x, n, settings)) };
-      return { prob: Array.from({ length: n }, (_, r) => predictRow(x, r * d)) };
+      return { prob: Array.from({ length: n }, (_, r) => predictRow(x, r * d).mean) };
     },
+    predictive: predictRow,
   };
 }
 
@@ -44,7 +46,7 @@ function batchAdapter(id: 'vb-logit' | 'vb-logit-ard', ard: boolean): FitAdapter
         extras: { ...gaussianExtras(p, d), E_a: ard ? Array.from(diag.expectedAlpha) : diag.expectedAlpha[0], L: diag.bound, iterations: diag.iterations, stopReason: diag.stopReason },
       };
       const settings = { tol: (modelOptions as VbLogitOptions).tol ?? 1e-5, maxIter: (modelOptions as VbLogitOptions).maxIter ?? 500 };
-      return logisticOutcome(json, p, d, chosen, settings, (x, offset) => model.predict(x, offset).mean);
+      return logisticOutcome(json, p, d, chosen, settings, (x, offset) => model.predict(x, offset));
     },
   };
 }
@@ -75,6 +77,6 @@ export const vbLogitOnlineAdapter: FitAdapter = {
       extras: { ...gaussianExtras(p, d), iterations },
     };
     const settings = { tol: (modelOptions as VbLogitOnlineOptions).tol ?? 1e-5, maxIter: (modelOptions as VbLogitOnlineOptions).maxIter ?? 500 };
-    return logisticOutcome(json, p, d, chosen, settings, (x, offset) => model.predict(x, offset).mean);
+    return logisticOutcome(json, p, d, chosen, settings, (x, offset) => model.predict(x, offset));
   },
 };

@@ -25,6 +25,7 @@ function adapterFor(family: Family<ViPerOptions, ViPerModel>): FitAdapter {
           family: family.id, version: model.snapshot().version, dim: d, mean: Array.from(model.posteriorMean()), cov: jsonMatrix(model.covariance(), d),
           extras: { objective, iterations, l: settings.l, method: settings.method, L: jsonMatrix(model.choleskyFactor(), d) },
         },
+        predictive: (x, offset) => model.predict(x, offset),
         predict: (x, n) => ({ prob: Array.from({ length: n }, (_, r) => model.predict(x, r * d).prob) }),
       };
     },

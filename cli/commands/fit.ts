@@ -22,6 +22,16 @@ function parseOptions(text: string | undefined, allowed: readonly string[] | und
   return parsed as { [key: string]: unknown };
 }
 
+/** The n×d rows of `x` with a constant 1 before each: the design of a model with an intercept. */
+function withConstantColumn(x: Float64Array, n: number, d: number): Float64Array {
+  const out = new Float64Array(n * (d + 1));
+  for (let r = 0; r < n; r++) {
+    out[r * (d + 1)] = 1;
+    out.set(x.subarray(r * d, (r + 1) * d), r * (d + 1) + 1);
+  }
+  return out;
+}
+
 const count = (n: number): string => n.toLocaleString('en-US');
 
 function withSource(error: unknown, source: string): unknown {
@@ -30,7 +40,8 @@ function withSource(error: unknown, source: string): unknown {
 }
 
 /**
- * `vbstream fit`: reads a training CSV, fits the chosen model on all rows in a worker thread
+ * `vbstream fit`: reads a training CSV (with `--intercept`, a constant 1 before its features, named
+ * `intercept` in the posterior's `features`), fits the chosen model on all rows in a worker thread
  * (printing progress on stderr every second of a longer fit), optionally predicts a test CSV, and
  * only then writes posterior.json (and predictions.json) atomically, so an error anywhere leaves no
  * partial output; ends with a one-line result on stdout. Returns the process exit code.
@@ -40,7 +51,7 @@ export async function fitCommand(argv: string[]): Promise<number> {
     args: argv,
     options: {
       model: { type: 'string' }, input: { type: 'string' }, out: { type: 'string' },
-      predict: { type: 'string' }, predictions: { type: 'string' }, options: { type: 'string' }, label: { type: 'string' },
+      predict: { type: 'string' }, predictions: { type: 'string' }, options: { type: 'string' }, label: { type: 'string' }, intercept: { type: 'boolean', default: false },
     },
     strict: true,
     allowPositionals: false,
@@ -63,10 +74,12 @@ export async function fitCommand(argv: string[]): Promise<number> {
     options = { ...deprecated.options, ...parseOptions(values.options, adapter.optionKeys, adapter.id) };
     process.stderr.write(`vbstream fit: --model ${values.model} is deprecated; use --model ${adapter.id} with --options '${JSON.stringify(deprecated.options)}'\n`);
   }
-  const train = await readLabelledCsv(values.input, { label: values.label });
-  const test = values.predict === undefined ? undefined : await readLabelledCsv(values.predict, { label: values.label, expectFeatures: train.features, requireLabel: false });
+  const read = await readLabelledCsv(values.input, { label: values.label });
+  const readTest = values.predict === undefined ? undefined : await readLabelledCsv(values.predict, { label: values.label, expectFeatures: read.features, requireLabel: false });
+  const train = values.intercept ? { ...read, x: withConstantColumn(read.x, read.n, read.d), d: read.d + 1, features: ['intercept', ...read.features] } : read;
+  const test = readTest === undefined || !values.intercept ? readTest : { ...readTest, x: withConstantColumn(readTest.x, readTest.n, readTest.d) };
   const started = performance.now();
-  const result = await runFitJob({ model: adapter.id, options, train: { x: train.x, y: train.y, n: train.n, d: train.d }, test: test === undefined ? undefined : { x: test.x, n: test.n } }, (seconds) => {
+  const result = await runFitJob({ model: adapter.id, features: train.features, options, train: { x: train.x, y: train.y, n: train.n, d: train.d }, test: test === undefined ? undefined : { x: test.x, n: test.n } }, (seconds) => {
     process.stderr.write(`fitting ${adapter.id} on ${count(train.n)} records × ${train.d} features … ${seconds} s\n`);
   });
   if (!result.ok) {

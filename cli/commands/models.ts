@@ -7,7 +7,8 @@ function optionLines(docs: OptionDocs, indent: string): string[] {
 }
 
 /**
- * `vbstream models`: every registered family (or one) with its task, what one update does and what
+ * `vbstream models`: without an id, one line per registered family (id, task, summary); with ids
+ * (or `--json`, for tools), each family with its task, what one update does and what
  * merge/forget mean (its streaming semantics), its traits, whether it offers a bound on the evidence
  * (what `vbstream select` ranks by) and every option with its default.
  */
@@ -20,6 +21,14 @@ export function modelsCommand(argv: string[], out: NodeJS.WritableStream = proce
   });
   if (values.json) {
     out.write(`${JSON.stringify(listed, null, 2)}\n`);
+    return 0;
+  }
+  if (positionals.length === 0) {
+    const idWidth = Math.max(...listed.map((family) => family.id.length));
+    const taskWidth = Math.max(...listed.map((family) => family.task.length));
+    out.write(`${'id'.padEnd(idWidth)}  ${'task'.padEnd(taskWidth)}  summary\n`);
+    for (const family of listed) out.write(`${family.id.padEnd(idWidth)}  ${family.task.padEnd(taskWidth)}  ${family.summary}\n`);
+    out.write('\nvbstream models <id> for a family\'s streaming semantics and options\n');
     return 0;
   }
   for (const family of listed) {

@@ -51,16 +51,18 @@ async function servedOf(flags: Flags, pollMs: number): Promise<Served> {
     const family = config.model.family;
     const maxAbsInput = config.schema.maxAbsInput;
     const { source } = config;
+    // A pipeline with schema.intercept learned a constant 1 before its features: it is served as the first feature, named intercept.
+    const intercept = config.schema.intercept === true ? ['intercept'] : [];
     if (source.type === 'kafka') {
       const connection = kafkaConnectionOf(source);
       const kafka = kafkaOf(brokerFlag ?? source.brokers, { ...connection, brokers: [...(brokerFlag ?? source.brokers)], client: client ?? connection.client });
       const topicSource = new SnapshotTopicSource(kafka!.port, { topic: config.snapshots.topic ?? `${source.topic}.snapshots`, model: `${family}@${source.topic}`, partition: partitionOf(flags) });
-      return { source: topicSource, family, dim: source.dim, features: config.schema.features, maxAbsInput, kafka, title: config.metrics === false ? 'serve' : config.metrics.pipeline };
+      return { source: topicSource, family, dim: source.dim + intercept.length, features: config.schema.features && [...intercept, ...config.schema.features], maxAbsInput, kafka, title: config.metrics === false ? 'serve' : config.metrics.pipeline };
     }
     if (flags.partition !== undefined || flags.global === true) throw new ConfigError('--partition and --global pick a key of a Kafka snapshot topic; this pipeline snapshots to a directory', { field: flags.global === true ? '--global' : '--partition' });
     const opened = await openPipelineSource({ ...config, source }, () => 0, { next: () => undefined });
     opened.source.stop();
-    const features = opened.source.features;
+    const features = [...intercept, ...opened.source.features];
     return {
       source: new SnapshotDirectorySource(config.snapshots.dir ?? './snapshots', { pollMs }), family, dim: features.length, features, maxAbsInput,
       kafka: brokerFlag === undefined ? undefined : kafkaOf(brokerFlag, { brokers: brokerFlag, client }), title: config.metrics === false ? 'serve' : config.metrics.pipeline,

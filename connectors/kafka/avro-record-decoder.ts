@@ -16,7 +16,7 @@ export interface AvroDecoderOptions {
    * newer compatible schema are resolved to it (added fields take their defaults, removed ones are
    * dropped: Avro schema evolution). Absent: each value is read with its own writer schema.
    */
-  readonly readerSchema?: object | string;
+  readonly readerSchema?: object | string | undefined;
 }
 
 interface Reader {

@@ -53,57 +53,57 @@ export interface PartitionedLearnerOptions {
   /** The record schema; the label check follows the family's task. Its `maxAbsInput` bounds the partitions' models too. */
   readonly schema: Omit<RecordSchema, 'task' | 'requireLabel'>;
   /** How values become records: JSON by default; `AvroRecordDecoder.factory({ registry })` for Avro with a schema registry. */
-  readonly decoder?: DecoderFactory;
+  readonly decoder?: DecoderFactory | undefined;
   /** Records per partition between snapshots; default 10,000. A caught-up partition is snapshotted too. */
-  readonly snapshotEvery?: number;
+  readonly snapshotEvery?: number | undefined;
   /**
    * Snapshot a partition once this many ms passed since its last snapshot, when records passed
    * since it; also the least time between two snapshots of a partition that has caught up with its
    * end (a live stream catches up at every fetch). Default 10,000 ms.
    */
-  readonly snapshotEveryMs?: number;
+  readonly snapshotEveryMs?: number | undefined;
   /**
    * A partition the group has committed an offset for but that has no snapshot of this model (it
    * was learned by another family, or under another model name): `'fail'` (default) stops the
    * service with a `SnapshotError` naming both sides before any offset moves; `'from-earliest'`
    * learns a fresh model from the partition's earliest offset.
    */
-  readonly missingSnapshot?: 'fail' | 'from-earliest';
+  readonly missingSnapshot?: 'fail' | 'from-earliest' | undefined;
   /** Longest Kafka outage ridden out (readiness false, writes and fetches retried with backoff) before the service stops with an error, ms; default 300,000. */
-  readonly maxOutageMs?: number;
+  readonly maxOutageMs?: number | undefined;
   /** How often the assigned partitions' end offsets are read (consumer lag while idle, and the brokers' health), ms; default 1,000. */
-  readonly watchMs?: number;
+  readonly watchMs?: number | undefined;
   /** When a partition's dead letters are an alarm: over `share` (default 0.1) of a window of `window` records (default 1,000). */
-  readonly deadLetterAlarm?: DeadLetterShareOptions;
+  readonly deadLetterAlarm?: DeadLetterShareOptions | undefined;
   /** Longest {@link PartitionedLearner.stop} may take (final snapshots and commits, leaving the group) before it gives up and rejects, ms; default 30,000. */
-  readonly shutdownTimeoutMs?: number;
+  readonly shutdownTimeoutMs?: number | undefined;
   /** Consumer-group session timeout: how long a crashed member holds its partitions; default 30 s. */
-  readonly sessionTimeoutMs?: number;
+  readonly sessionTimeoutMs?: number | undefined;
   /** Most bytes per partition in one Fetch; default 256 KiB (`KafkaSourceOptions.maxBytesPerPartition` says why). */
-  readonly maxBytesPerPartition?: number;
+  readonly maxBytesPerPartition?: number | undefined;
   /** Records per learn call (and per heartbeat); default 1,000. */
-  readonly chunkSize?: number;
+  readonly chunkSize?: number | undefined;
   /** Each partition's model in its own worker thread (`WorkerLearner`, default) or in this thread (`InProcessLearner`). */
-  readonly worker?: boolean;
+  readonly worker?: boolean | undefined;
   /** Records of a partition sent to its model and not yet learned at which the partition is paused (resumed at half); default 20,000. */
-  readonly queueCapacity?: number;
+  readonly queueCapacity?: number | undefined;
   /** Score each record before learning it (prequential log-loss and Brier in the metrics); default false. */
-  readonly evaluate?: boolean;
+  readonly evaluate?: boolean | undefined;
   /** How dead letters are cut to the broker's limits (see `DeadLetterSink`). */
-  readonly deadLetters?: Omit<DeadLetterSinkOptions, 'topicOf'>;
+  readonly deadLetters?: Omit<DeadLetterSinkOptions, 'topicOf'> | undefined;
   /** Replication of the dead-letter topic when this learner creates it (default min(3, brokers), min.insync.replicas one less). */
-  readonly topics?: TopicDurability;
+  readonly topics?: TopicDurability | undefined;
   /** Longest one attempt of a dead-letter flush or a snapshot save may take before it is tried again (an outage) or the service stops (past `maxOutageMs`); default 60,000 ms. */
-  readonly writeTimeoutMs?: number;
+  readonly writeTimeoutMs?: number | undefined;
   /** Where the learner's metrics go: records by status, latency, posterior, snapshots, dead letters, consumer lag, queue depth. */
-  readonly metrics?: PipelineMetrics;
+  readonly metrics?: PipelineMetrics | undefined;
   /**
    * Conditions kept current when given: `model-restored` (every assigned partition restored),
    * `source-consuming`, `brokers-reachable` (false during an outage) and `dead-letters` (false while
    * a partition's dead-letter share is over its alarm, with the reason and an example).
    */
-  readonly readiness?: Readiness;
-  readonly onEvent?: (event: LearnerEvent) => void;
+  readonly readiness?: Readiness | undefined;
+  readonly onEvent?: ((event: LearnerEvent) => void) | undefined;
 }
 
 /** The worker entry that decodes JSON values where the partition's model lives. */

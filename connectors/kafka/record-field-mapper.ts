@@ -17,14 +17,17 @@ export class RecordFieldMapper {
   /** Set by a successful `map`: the record's weight (1 without a weight field). */
   weight = 1;
   private readonly labelField: string;
+  /** Where the record's features start in x: after the intercept's constant 1, if any. */
+  private readonly first: 0 | 1;
   private readonly maxAbsInput: number;
   /** The model's words for each out-of-range refusal, made once. */
   private readonly outOfRange: Readonly<Record<'feature' | 'label' | 'weight', string>>;
 
   constructor(readonly schema: RecordSchema) {
     if (!(Number.isInteger(schema.dim) && schema.dim > 0)) throw new ConfigError('schema.dim must be a positive integer', { field: 'dim', value: schema.dim });
-    if (schema.features !== undefined && schema.features.length !== schema.dim) {
-      throw new ConfigError(`schema names ${schema.features.length} features but dim is ${schema.dim}`, { field: 'features', value: schema.features.length });
+    this.first = schema.intercept === true ? 1 : 0;
+    if (schema.features !== undefined && schema.features.length !== schema.dim - this.first) {
+      throw new ConfigError(`schema names ${schema.features.length} features but dim is ${schema.dim}${this.first === 1 ? ' with the intercept' : ''}`, { field: 'features', value: schema.features.length });
     }
     this.labelField = schema.label ?? 'y';
     this.maxAbsInput = maxAbsInputOf(schema.maxAbsInput);
@@ -36,19 +39,21 @@ export class RecordFieldMapper {
    * label is absent and not required), or returns `undefined` after setting {@link failure}.
    */
   map(record: { readonly [field: string]: unknown }, x: Float64Array, offset: number): number | undefined {
-    const d = this.schema.dim;
+    const first = this.first;
+    const d = this.schema.dim - first;
     const names = this.schema.features;
+    if (first === 1) x[offset] = 1;
     if (names === undefined) {
       const features = record.x;
       if (!Array.isArray(features)) return this.fail('bad-shape', 'field x is not an array');
       if (features.length !== d) return this.fail('wrong-width', `x has ${features.length} features, expected ${d}`);
       for (let j = 0; j < d; j++) {
-        if (!this.feature(features[j], `x[${j}]`, x, offset + j)) return undefined;
+        if (!this.feature(features[j], `x[${j}]`, x, offset + first + j)) return undefined;
       }
     } else {
       for (let j = 0; j < d; j++) {
         if (!(names[j] in record)) return this.fail('bad-shape', `feature field ${names[j]} is missing`);
-        if (!this.feature(record[names[j]], names[j], x, offset + j)) return undefined;
+        if (!this.feature(record[names[j]], names[j], x, offset + first + j)) return undefined;
       }
     }
     const weightField = this.schema.weight;

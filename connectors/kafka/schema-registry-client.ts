@@ -7,10 +7,10 @@ export interface SchemaRegistryClientOptions {
   /** Base URL of the Confluent API, e.g. `http://127.0.0.1:8081` (Apicurio: `…/apis/ccompat/v7`). */
   readonly url: string;
   /** HTTP basic authentication. */
-  readonly username?: string;
-  readonly password?: string;
+  readonly username?: string | undefined;
+  readonly password?: string | undefined;
   /** Per request; default 10 s. */
-  readonly timeoutMs?: number;
+  readonly timeoutMs?: number | undefined;
 }
 
 /**

@@ -6,6 +6,6 @@
  * without losing an acknowledged snapshot.
  */
 export interface TopicDurability {
-  readonly replicationFactor?: number;
-  readonly minInsyncReplicas?: number;
+  readonly replicationFactor?: number | undefined;
+  readonly minInsyncReplicas?: number | undefined;
 }

@@ -31,7 +31,7 @@ describe('vbstream as a well-kept command-line tool', () => {
   });
 
   it('models lists every registered family with its task, streaming semantics and options; --json for tools', () => {
-    const text = vbstream('models');
+    const text = vbstream('models', ...families.keys());
     expect(text.code).toBe(0);
     for (const id of families.keys()) expect(text.stdout).toMatch(new RegExp(`^${id} \\((regression|classification|count)\\)$`, 'm'));
     expect(text.stdout).toMatch(/streaming: /);

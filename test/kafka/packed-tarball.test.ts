@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import avro from 'avsc';
+import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { confluentWireFormat } from '../../connectors/kafka/confluent-wire-format.js';
 import { createKafkaPort } from '../../connectors/kafka/create-kafka-port.js';
@@ -99,15 +100,35 @@ describe('the packed tarball in a fresh project (real broker with SASL, real sch
     const answer = JSON.parse(sh(process.execPath, ['serve-check.js'], project)) as { status: number; version: string; mean: number };
     expect(answer).toMatchObject({ status: 200, version: 'v1' });
     expect(answer.mean).toBeCloseTo(0.5, 6); // the prior: a zero mean score
-
   });
 
-  it('the README Kafka service type-checks against the published declarations and learns Avro records over SASL/SCRAM with metrics', async () => {
+  it('is ESM only, as the README\'s install step says with the supported Node versions: require fails, import works', () => {
+    const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+    const install = readme.slice(readme.indexOf('### 1. The library'), readme.indexOf('```ts'));
+    expect(install).toContain('"type": "module"');
+    const engines = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
+    expect(install).toContain(`\`${engines}\``);
+    const required = spawnSync(process.execPath, ['-e', "require('vbstream')"], { cwd: project, encoding: 'utf8' });
+    expect(required.status).not.toBe(0);
+    expect(required.stderr).toMatch(/ERR_PACKAGE_PATH_NOT_EXPORTED|ERR_REQUIRE_ESM/);
+    const imported = spawnSync(process.execPath, ['--input-type=module', '-e', "const m = await import('vbstream'); console.log(typeof m.createModel);"], { cwd: project, encoding: 'utf8' });
+    expect(imported.stdout).toBe('function\n');
+  });
+
+  it('the README snippets type-check under a new project\'s `tsc --init` settings against the published declarations; the Kafka service learns Avro records over SASL/SCRAM with metrics', async () => {
     const snippet = readmeBlocks().find((b) => b.file === 'kafka-service.ts');
     expect(snippet).toBeDefined();
-    writeFileSync(join(project, 'kafka-service.ts'), snippet!.text);
-    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, types: ['node'], outDir: '.' }, files: ['kafka-service.ts'] }));
-    sh(process.execPath, [join(project, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], project);
+    const snippets = readmeBlocks().filter((b) => b.language === 'ts').map((block, i) => ({ name: block.file ?? `snippet-${i}.ts`, text: block.text }));
+    for (const { name, text } of snippets) writeFileSync(join(project, name), text);
+    // The settings a new project starts from today (strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess, …), with Node's types.
+    const tsc = join(project, 'node_modules/typescript/bin/tsc');
+    sh(process.execPath, [tsc, '--init'], project);
+    const { config } = ts.parseConfigFileTextToJson('tsconfig.json', readFileSync(join(project, 'tsconfig.json'), 'utf8'));
+    const compilerOptions = (config as { compilerOptions: { [key: string]: unknown } }).compilerOptions;
+    expect(compilerOptions).toMatchObject({ strict: true, exactOptionalPropertyTypes: true });
+    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...compilerOptions, types: ['node'] }, files: snippets.map((s) => s.name) }));
+    sh(process.execPath, [tsc, '-p', 'tsconfig.json'], project);
+    expect(sh(process.execPath, ['snippet-0.js'], project).trim().split('\n').at(-1)).toBe('3 true');
 
     const topic = unique('clicks');
     const plain = createKafkaPort({ brokers: [broker.bootstrap], logLevel: 'nothing' });
@@ -142,7 +163,9 @@ describe('the packed tarball in a fresh project (real broker with SASL, real sch
     expect(sum(scraped, /^vbstream_dead_letters_total\{reason="bad-avro"/)).toBe(1);
     expect(sum(scraped, /^vbstream_dead_letters_total\{reason="unknown-schema"/)).toBe(1);
     expect((await fetch(`${metricsUrl}/readyz`)).status).toBe(200);
-    service.kill('SIGTERM');
+    // Test-then-train scoring: the prequential series (the live page's learning panels) are there.
+    expect(scraped).toMatch(/^vbstream_prequential_log_loss\{[^}]*\} \d/m);
+    service.kill('SIGINT'); // Ctrl-C: final snapshots, commits, exit 0
     expect(await exited).toBe(0);
     service = undefined;
     expect(stderr).toBe('');
