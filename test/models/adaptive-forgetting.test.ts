@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ModelSnapshot } from '../../src/core/model-snapshot.js';
+import { NumericalError } from '../../src/core/numerical-error.js';
 import type { OnlineModel } from '../../src/core/online-model.js';
 import { adfLogitFamily } from '../../src/models/adf/family.js';
 import { vbLogitOnlineFamily } from '../../src/models/vb-logit/online-family.js';
@@ -115,6 +116,26 @@ describe('adaptive forgetting (adf-logit, vb-logit-online defaults)', () => {
       expect(createModel(learner, d, { forgetFactors: [1] }).snapshot().header.forgetting).toBeNull();
       expect(() => createModel(learner, d, { forgetFactors: [1, 1.5] })).toThrow(/forgetFactors\[1\]|in \(0, 1\]/);
       expect(model.emptyLike().snapshot().header.forgetting).toMatchObject({ factors: [1, 0.99, 0.95, 0.8], every: 100, leader: 0 });
+    });
+
+    it(`${learner}: a batch that fails part-way, also after changes of leader, leaves every candidate bit for bit as it was`, () => {
+      const options = { forgetEvery: 7 };
+      const model = createModel(learner, d, options, { maxAbsInput: Number.MAX_VALUE }); // 1e200 reaches the update (not refused as input)
+      const reference = createModel(learner, d, options);
+      let leaders = 0;
+      for (let start = 0; start < 2 * half; start += 250) {
+        const size = 250;
+        feed(model, data, start, start + size, 50);
+        feed(reference, data, start, start + size, 50);
+        const poisoned = { x: data.x.slice((start + size - 40) * d, (start + size) * d), y: data.y.slice(start + size - 40, start + size), n: 40, d };
+        poisoned.x[33 * d + 1] = 1e200;
+        const before = model.snapshot();
+        expect(() => model.update(poisoned)).toThrow(NumericalError);
+        expectSameState(model.snapshot(), before);
+        if (leaderOf(before) !== 0) leaders += 1;
+      }
+      expect(leaders).toBeGreaterThan(0);
+      expectSameState(model.snapshot(), reference.snapshot());
     });
 
     it(`${learner}: never a non-finite posterior or prediction on finite input`, () => {
