@@ -6,6 +6,7 @@ import type { PoissonLogNormalPredictive } from '../../core/predictive/poisson-l
 import type { Predictive } from '../../core/predictive.js';
 import type { Task } from '../../core/task.js';
 import { ForgettingBank } from '../../forgetting/forgetting-bank.js';
+import { adaptiveForgettingOptionsOf } from '../../forgetting/adaptive-forgetting-options-of.js';
 import { resolveAdaptiveForgetting } from '../../forgetting/resolve-adaptive-forgetting.js';
 import { gaussianSummary } from '../../gaussian/gaussian-summary.js';
 import { adfCodec } from './codec.js';
@@ -43,7 +44,7 @@ function adfFamily<Prediction extends BernoulliPredictive | PoissonLogNormalPred
     optionsOf: (state) => ({
       prior: { mean: state.priorMean.slice(), covariance: state.priorCovariance.slice() }, quadratureNodes: state.quadratureNodes,
       window: state.sites.capacity, revisits: state.sites.revisits,
-      ...(state.forgetting === undefined ? { forgetting: 'none' as const } : { forgetting: 'adaptive' as const, forgetFactors: Array.from(state.forgetting.factors), forgetEvery: state.forgetting.every }),
+      ...adaptiveForgettingOptionsOf(state.forgetting),
     }),
     workspace: (state) => adfWorkspace(state.dim, state.quadratureNodes),
     reset: (workspace) => workspace.sampler.invalidate(),

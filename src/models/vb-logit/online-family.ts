@@ -7,6 +7,7 @@ import type { GaussianPosterior } from '../../gaussian/gaussian-posterior.js';
 import { gaussianSummary } from '../../gaussian/gaussian-summary.js';
 import { vbLogitOnlineCodec } from './online-codec.js';
 import { ForgettingBank } from '../../forgetting/forgetting-bank.js';
+import { adaptiveForgettingOptionsOf } from '../../forgetting/adaptive-forgetting-options-of.js';
 import { resolveAdaptiveForgetting } from '../../forgetting/resolve-adaptive-forgetting.js';
 import { naturalShift, setNaturalParameters } from './online-natural-parameters.js';
 import { vbLogitOnlineMemberOps } from './online-member-ops.js';
@@ -47,7 +48,7 @@ export const vbLogitOnlineFamily: Family<VbLogitOnlineOptions, VbLogitOnlineMode
   },
   optionsOf: (state) => ({
     priorPrecision: state.priorPrecision, tol: state.tol, maxIter: state.maxIter,
-    ...(state.forgetting === undefined ? { forgetting: 'none' as const } : { forgetting: 'adaptive' as const, forgetFactors: Array.from(state.forgetting.factors), forgetEvery: state.forgetting.every }),
+    ...adaptiveForgettingOptionsOf(state.forgetting),
   }),
   workspace: (state) => vbLogitOnlineWorkspace(state.dim),
   reset: (workspace) => workspace.sampler.invalidate(),
