@@ -33,8 +33,9 @@ const decision = (i: number): LoggedDecision => ({
   decisionId: `d-${i}`, arm: i % 3, propensity: 0.5, propensityMethod: 'exact', scores: [0.1, 0.2, 0.3], context: [1, i / 7, Math.sin(i)], decidedAt: 1_000 + i, instance: 'i', policyRewards: 0,
 });
 
+/** A policy whose snapshot (one posterior per arm, no adaptive forgetting: 4 candidates would take 4×) leaves room in a 4,096-byte record. */
 function state(count: number) {
-  const policy = new ThompsonPolicy({ seed: 1, arms: 3, dim: 3 });
+  const policy = new ThompsonPolicy({ seed: 1, arms: 3, dim: 3, model: { family: 'vb-logit-online', options: { forgetting: 'none' } } });
   const pending = new PendingJoins<LoggedDecision>(50, BANDIT_STATE_CODEC);
   for (let i = 0; i < count; i++) pending.add(decision(i), 2);
   const resolved = Math.min(20, count);

@@ -153,13 +153,13 @@ describe('adf-logit site window (EP revisits of recent records)', () => {
     const d = 4;
     const first = logisticData(300, d, 21);
     const second = logisticData(200, d, 22);
-    const plain = createModel('adf-logit', d, { window: 0 });
+    const plain = createModel('adf-logit', d, { window: 0, forgetting: 'none' });
     plain.update(first);
     const restored = adfLogitFamily.restore(snapshotVersion1(plain.snapshot()));
     restored.update(second);
     plain.update(second);
     expectSameState(restored.snapshot(), plain.snapshot());
-    expect(restored.emptyLike().snapshot().header).toEqual({ quadratureNodes: 32, window: 0, revisits: 0 });
+    expect(restored.emptyLike().snapshot().header).toEqual({ quadratureNodes: 32, window: 0, revisits: 0, forgetting: null });
   });
 
   it('a snapshot with the window restores bit for bit and goes on identically', () => {

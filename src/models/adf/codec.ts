@@ -1,5 +1,9 @@
 import { checkSnapshot } from '../../core/check-snapshot.js';
-import type { FamilyCodec } from '../../core/family-codec.js';
+import type { EncodedState, FamilyCodec } from '../../core/family-codec.js';
+import type { SnapshotProblem } from '../../core/snapshot-problem.js';
+import { decodeForgettingBank } from '../../forgetting/decode-forgetting-bank.js';
+import { encodeForgettingBank } from '../../forgetting/encode-forgetting-bank.js';
+import { adfMemberOps } from './adf-member-ops.js';
 import type { ModelSnapshot } from '../../core/model-snapshot.js';
 import { snapshotChecks } from '../../core/snapshot-checks.js';
 import { SnapshotError } from '../../core/snapshot-error.js';
@@ -16,22 +20,46 @@ function addSiteWindow(snapshot: ModelSnapshot): ModelSnapshot {
   };
 }
 
+/** Layout 2 → 3: a model of before adaptive forgetting goes on without it, exactly as it would have. */
+function addForgetting(snapshot: ModelSnapshot): ModelSnapshot {
+  return { ...snapshot, version: 3, header: { ...snapshot.header, forgetting: null } };
+}
+
 function isCount(value: unknown, max = Number.MAX_SAFE_INTEGER): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && value <= max;
 }
 
 /**
- * The snapshot of `adf-<link>` (layout 2): the prior, w, V, the scalars ln|V| and records, and the
+ * The snapshot of `adf-<link>` (layout 3): the prior, w, V, the scalars ln|V| and records, and the
  * site window — its filled slots (`siteX` count × d, `siteY`, `siteWeight`, `sitePrecision`,
- * `siteShift`) and `siteCounters` (count, head, cursor, written, rescaled) — bit for bit. Layout 1 (no window) restores
- * through {@link addSiteWindow}.
+ * `siteShift`) and `siteCounters` (count, head, cursor, written, rescaled) — and the adaptive forgetting bank
+ * (`encodeForgettingBank`, each candidate's posterior in this same layout), bit for bit. Layout 1 (no
+ * window) restores through {@link addSiteWindow}, layout 2 (no adaptive forgetting) through {@link addForgetting}.
  */
 export function adfCodec(link: AdfLink): FamilyCodec<AdfState> {
+  const own = adfOwnCodec(link);
+  return {
+    version: 3,
+    migrations: { 1: addSiteWindow, 2: addForgetting },
+    invariants: (s) => snapshotChecks.positiveDefinite('priorCovariance', s.priorCovariance, s.dim) ?? snapshotChecks.positiveDefinite('V', s.posterior.V, s.dim)
+      ?? s.forgetting?.members.reduce<SnapshotProblem | undefined>((problem, member) => problem ?? snapshotChecks.positiveDefinite('V', member.posterior.V, s.dim), undefined),
+    encode(s) {
+      const mine = own.encode(s);
+      const bank = encodeForgettingBank(s.forgetting, own.encode);
+      return { header: { ...mine.header, ...bank.header }, arrays: { ...mine.arrays, ...bank.arrays } };
+    },
+    decode(snapshot) {
+      const state = own.decode(snapshot);
+      state.forgetting = decodeForgettingBank(snapshot, adfMemberOps, own.decode);
+      return state;
+    },
+  };
+}
+
+/** The codec of one posterior and its window, without adaptive forgetting (a bank member's, and the model's own part). */
+function adfOwnCodec(link: AdfLink): { encode(s: AdfState): EncodedState; decode(snapshot: ModelSnapshot): AdfState } {
   const id = `adf-${link}`;
   return {
-    version: 2,
-    migrations: { 1: addSiteWindow },
-    invariants: (s) => snapshotChecks.positiveDefinite('priorCovariance', s.priorCovariance, s.dim) ?? snapshotChecks.positiveDefinite('V', s.posterior.V, s.dim),
     encode(s) {
       const { sites, dim } = s;
       const count = sites.count;
@@ -49,7 +77,7 @@ export function adfCodec(link: AdfLink): FamilyCodec<AdfState> {
       const d = snapshot.dim;
       const { quadratureNodes, window, revisits } = snapshot.header as { quadratureNodes?: unknown; window?: unknown; revisits?: unknown };
       if (!isCount(quadratureNodes, 360) || quadratureNodes < 1 || !isCount(window) || !isCount(revisits)) throw new SnapshotError(`${id} snapshot header is malformed`, { field: 'header' });
-      const a = checkSnapshot(snapshot, id, 2, { priorMean: d, priorCovariance: d * d, w: d, V: d * d, scalars: 2, siteCounters: 5 });
+      const a = checkSnapshot(snapshot, id, 3, { priorMean: d, priorCovariance: d * d, w: d, V: d * d, scalars: 2, siteCounters: 5 });
       const [count, head, cursor, written, rescaled] = a.siteCounters;
       if (!isCount(count, window) || !isCount(head) || !isCount(cursor) || !isCount(written) || !isCount(rescaled) || written < count || (window > 0 && (head >= window || cursor > count)) || count > a.scalars[1]
         || a.siteX?.length !== count * d || [a.siteY, a.siteWeight, a.sitePrecision, a.siteShift].some((array) => array?.length !== count)) {
@@ -68,7 +96,7 @@ export function adfCodec(link: AdfLink): FamilyCodec<AdfState> {
       sites.rescaled = rescaled;
       return {
         dim: d, link, quadratureNodes, priorMean: a.priorMean.slice(), priorCovariance: a.priorCovariance.slice(), records: a.scalars[1],
-        posterior: { w: a.w.slice(), V: a.V.slice(), logDetV: a.scalars[0] }, sites,
+        posterior: { w: a.w.slice(), V: a.V.slice(), logDetV: a.scalars[0] }, sites, forgetting: undefined,
       };
     },
   };

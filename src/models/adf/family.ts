@@ -5,9 +5,12 @@ import type { BernoulliPredictive } from '../../core/predictive/bernoulli-predic
 import type { PoissonLogNormalPredictive } from '../../core/predictive/poisson-log-normal-predictive.js';
 import type { Predictive } from '../../core/predictive.js';
 import type { Task } from '../../core/task.js';
+import { ForgettingBank } from '../../forgetting/forgetting-bank.js';
+import { adaptiveForgettingOptionsOf } from '../../forgetting/adaptive-forgetting-options-of.js';
+import { resolveAdaptiveForgetting } from '../../forgetting/resolve-adaptive-forgetting.js';
 import { gaussianSummary } from '../../gaussian/gaussian-summary.js';
 import { adfCodec } from './codec.js';
-import { copySiteWindow } from './copy-site-window.js';
+import { adfMemberOps } from './adf-member-ops.js';
 import { forgetAdf } from './forget.js';
 import { ADF_OPTION_DOCS, type AdfOptions } from './options.js';
 import { predictAdfRow } from './predict.js';
@@ -29,13 +32,19 @@ function adfFamily<Prediction extends BernoulliPredictive | PoissonLogNormalPred
   return defineFamily<AdfOptions, AdfState, AdfWorkspace, Prediction, AdfModel<Prediction>>({
     id: `adf-${link}`,
     summary,
-    semantics: 'one moment-matching update per record, in order (a single pass of EP), then `revisits` EP refinements of the sites of the last `window` records (default 2000 and 1): any batching gives the same posterior; order-dependent by nature; a weight tempers the record\'s likelihood p(y | f)^weight; forget is a power prior on the natural parameters toward the prior (the window\'s sites scaled alike); no merge',
+    semantics: 'one moment-matching update per record, in order (a single pass of EP), then `revisits` EP refinements of the sites of the last `window` records (default 2000 and 1): any batching gives the same posterior; order-dependent by nature; a weight tempers the record\'s likelihood p(y | f)^weight; forget is a power prior on the natural parameters toward the prior (the window\'s sites scaled alike, every candidate\'s posterior alike under adaptive forgetting); adf-logit forgets adaptively by default (`forgetting`: a posterior per candidate factor, the one of most prequential evidence leads; forgetting steps counted in records, so any batching still gives the same state); no merge',
     task, batching: 'invariant', weights: true,
     options: ADF_OPTION_DOCS,
-    create: (dim, options) => createAdfState(dim, options, link),
+    create(dim, options) {
+      const state = createAdfState(dim, options, link);
+      const forgetting = resolveAdaptiveForgetting(options, link === 'logit' ? 'adaptive' : 'none');
+      if (forgetting !== undefined) state.forgetting = ForgettingBank.of(adfMemberOps, forgetting.factors, forgetting.every, state);
+      return state;
+    },
     optionsOf: (state) => ({
       prior: { mean: state.priorMean.slice(), covariance: state.priorCovariance.slice() }, quadratureNodes: state.quadratureNodes,
       window: state.sites.capacity, revisits: state.sites.revisits,
+      ...adaptiveForgettingOptionsOf(state.forgetting),
     }),
     workspace: (state) => adfWorkspace(state.dim, state.quadratureNodes),
     reset: (workspace) => {
@@ -49,27 +58,15 @@ function adfFamily<Prediction extends BernoulliPredictive | PoissonLogNormalPred
     posteriorMean: (state) => state.posterior.w.slice(),
     posteriorSummary: (state) => gaussianSummary(state.posterior, state.dim, state.records),
     codec: adfCodec(link),
-    forget: forgetAdf,
+    forget(state, factor) {
+      if (state.forgetting === undefined) forgetAdf(state, factor);
+      else state.forgetting.forgetAll(state, factor);
+    },
     copy(target, source) {
-      target.posterior.w.set(source.posterior.w);
-      target.posterior.V.set(source.posterior.V);
-      target.posterior.logDetV = source.posterior.logDetV;
-      target.records = source.records;
-      copySiteWindow(target.sites, source.sites);
+      adfMemberOps.copy(target, source);
+      if (target.forgetting !== undefined) target.forgetting.copyFrom(source.forgetting!);
     },
-    /**
-     * O(d): w, V's diagonal and the scalars (V is positive definite and only changes by rank-one terms
-     * that keep it so, so |V_ij| ≤ √(V_ii·V_jj)); sites are checked finite before they are written.
-     */
-    isFinite(state) {
-      const { w, V, logDetV } = state.posterior;
-      const d = state.dim;
-      if (!Number.isFinite(logDetV)) return false;
-      for (let i = 0; i < d; i++) {
-        if (!Number.isFinite(w[i]) || !Number.isFinite(V[i * d + i])) return false;
-      }
-      return true;
-    },
+    isFinite: (state) => adfMemberOps.isFinite(state) && (state.forgetting?.isFinite() ?? true),
   }, AdfModel);
 }
 

@@ -56,6 +56,8 @@ export function quadratureTiltedMoments(out: TiltedMoments, link: 'logit' | 'pro
   }
   logLikelihoodDerivatives(link, mode, point);
   const modeVariance = 1 / (1 / s2 - weight * point[2]);
+  // ½·ln(v̂/s²) = −½·ln(1 − weight·ℓ″(û)·s²): finite even where s² is subnormal and v̂/s² rounds to 0.
+  const halfLogVarianceRatio = -0.5 * Math.log1p(-weight * point[2] * s2);
   const scale = Math.sqrt(2 * modeVariance);
   let max = -Infinity;
   for (let i = 0; i < n; i++) {
@@ -84,7 +86,7 @@ export function quadratureTiltedMoments(out: TiltedMoments, link: 'logit' | 'pro
     const deviation = slopes[i] - slope;
     spread += logTerms[i] * deviation * deviation;
   }
-  out.logZ = max + Math.log(mass) + 0.5 * Math.log(modeVariance / s2);
+  out.logZ = max + Math.log(mass) + halfLogVarianceRatio;
   out.alpha = weight * y * slope;
   out.nu = -weight * (curvature / mass) - weight * weight * (spread / mass);
   return out;

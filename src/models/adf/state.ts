@@ -1,6 +1,7 @@
 import { ConfigError } from '../../core/config-error.js';
 import { optionChecks } from '../../core/option-checks.js';
 import { resolveGaussianPrior } from '../../gaussian/resolve-gaussian-prior.js';
+import type { ForgettingBank } from '../../forgetting/forgetting-bank.js';
 import { DEFAULT_ADF_WINDOW, type AdfOptions } from './options.js';
 import { emptySiteWindow, type SiteWindow } from './site-window.js';
 
@@ -28,9 +29,11 @@ export interface AdfState {
   readonly posterior: AdfPosterior;
   readonly sites: SiteWindow;
   records: number;
+  /** Adaptive forgetting: the other candidates' posteriors and their evidence (undefined when off; a member's own is undefined). */
+  forgetting: ForgettingBank<AdfState> | undefined;
 }
 
-/** q(β) = the prior, no records; a bad option value or prior throws `ConfigError`. */
+/** q(β) = the prior, no records, no adaptive forgetting (the family adds it); a bad option value or prior throws `ConfigError`. */
 export function createAdfState(dim: number, options: AdfOptions, link: AdfLink): AdfState {
   const quadratureNodes = optionChecks.positiveInteger('quadratureNodes', options.quadratureNodes, 32);
   if (quadratureNodes > 360) throw new ConfigError('must be at most 360', { field: 'quadratureNodes', value: quadratureNodes });
@@ -40,6 +43,6 @@ export function createAdfState(dim: number, options: AdfOptions, link: AdfLink):
   return {
     dim, link, quadratureNodes, priorMean: prior.mean, priorCovariance: prior.covariance, records: 0,
     posterior: { w: prior.mean.slice(), V: prior.covariance.slice(), logDetV: prior.logDetCovariance },
-    sites: emptySiteWindow(dim, window, window === 0 ? 0 : revisits),
+    sites: emptySiteWindow(dim, window, window === 0 ? 0 : revisits), forgetting: undefined,
   };
 }

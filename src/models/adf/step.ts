@@ -24,12 +24,13 @@ import type { AdfWorkspace } from './workspace.js';
  * revisit, nothing allocated. When the record is the row the last prediction was made for under
  * this q (test-then-train), V·x, μ, s² and the logit's tilt are taken from it (the same numbers,
  * not recomputed). A numerical failure of the record (ν·s² ≥ 1 or a non-finite moment)
- * throws before anything is written.
+ * throws before anything is written. Returns ln Z = ln ∫ p(y | f)^weight N(f; μ, s²) df, the record's
+ * log predictive probability before it was learnt (0 for weight 0).
  */
-export function adfRecord(state: AdfState, x: Float64Array, offset: number, y: number, weight: number, workspace: AdfWorkspace): void {
+export function adfRecord(state: AdfState, x: Float64Array, offset: number, y: number, weight: number, workspace: AdfWorkspace): number {
   if (weight === 0) {
     state.records += 1;
-    return;
+    return 0;
   }
   const d = state.dim;
   const p = state.posterior;
@@ -50,8 +51,9 @@ export function adfRecord(state: AdfState, x: Float64Array, offset: number, y: n
   symmetricRank1Update(p.V, d, -moments.nu, vx);
   p.logDetV += Math.log(shrink);
   state.records += 1;
+  const logPredictive = moments.logZ;
   const sites = state.sites;
-  if (sites.capacity === 0) return;
+  if (sites.capacity === 0) return logPredictive;
   const slot = sites.head;
   for (let i = 0; i < d; i++) sites.x[slot * d + i] = x[offset + i];
   sites.y[slot] = y;
@@ -66,14 +68,22 @@ export function adfRecord(state: AdfState, x: Float64Array, offset: number, y: n
     sites.cursor -= 1;
     revisitSite(state, sites.cursor, workspace);
   }
+  return logPredictive;
 }
 
-/** Absorbs a checked batch record by record, in order (binary labels as ±1, counts as they are). */
+/**
+ * Absorbs a checked batch record by record, in order (binary labels as ±1, counts as they are); with
+ * adaptive forgetting every candidate's posterior absorbs each record (`ForgettingBank.step`).
+ */
 export function adfStep(state: AdfState, batch: Batch, workspace: AdfWorkspace): UpdateStats {
   if (workspace.labels.length < batch.n) workspace.labels = new Float64Array(batch.n);
   const y = state.link === 'poisson' ? batch.y : signedLabels(batch, workspace.labels);
   const d = state.dim;
   const weights = batch.weights;
-  for (let r = 0; r < batch.n; r++) adfRecord(state, batch.x, r * d, y[r], weights === undefined ? 1 : weights[r], workspace);
+  if (state.forgetting === undefined) {
+    for (let r = 0; r < batch.n; r++) adfRecord(state, batch.x, r * d, y[r], weights === undefined ? 1 : weights[r], workspace);
+  } else {
+    state.forgetting.step(state, batch.n, (member, r) => adfRecord(member, batch.x, r * d, y[r], weights === undefined ? 1 : weights[r], workspace));
+  }
   return { records: batch.n };
 }

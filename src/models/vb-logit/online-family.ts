@@ -6,7 +6,11 @@ import type { BernoulliPredictive } from '../../core/predictive/bernoulli-predic
 import type { GaussianPosterior } from '../../gaussian/gaussian-posterior.js';
 import { gaussianSummary } from '../../gaussian/gaussian-summary.js';
 import { vbLogitOnlineCodec } from './online-codec.js';
+import { ForgettingBank } from '../../forgetting/forgetting-bank.js';
+import { adaptiveForgettingOptionsOf } from '../../forgetting/adaptive-forgetting-options-of.js';
+import { resolveAdaptiveForgetting } from '../../forgetting/resolve-adaptive-forgetting.js';
 import { naturalShift, setNaturalParameters } from './online-natural-parameters.js';
+import { vbLogitOnlineMemberOps } from './online-member-ops.js';
 import { VB_LOGIT_ONLINE_OPTION_DOCS, type VbLogitOnlineOptions } from './online-options.js';
 import { createVbLogitOnlineState, type VbLogitOnlineState } from './online-state.js';
 import { vbLogitOnlineStep } from './online-step.js';
@@ -33,11 +37,19 @@ export class VbLogitOnlineModel extends ModelShell<VbLogitOnlineOptions, VbLogit
 export const vbLogitOnlineFamily: Family<VbLogitOnlineOptions, VbLogitOnlineModel> = defineFamily({
   id: 'vb-logit-online',
   summary: 'Online VB logistic regression: per-record ξ and Sherman–Morrison updates in O(d²) (Drugowitsch §3.5.1)',
-  semantics: 'one Sherman–Morrison update per record with that record\'s own ξ, in order: any batching gives the same posterior; order-dependent by nature; merge/forget act on the natural parameters (SDA-Bayes)',
+  semantics: 'one Sherman–Morrison update per record with that record\'s own ξ, in order: any batching gives the same posterior; order-dependent by nature; merge/forget act on the natural parameters (SDA-Bayes); forgets adaptively by default (`forgetting`: a posterior per candidate factor, the one of most prequential evidence leads; forgetting steps counted in records, so any batching still gives the same posterior); merge combines the leading posteriors and restarts every candidate from the result, with no evidence',
   task: 'classification', batching: 'invariant', weights: false,
   options: VB_LOGIT_ONLINE_OPTION_DOCS,
-  create: (dim, options) => createVbLogitOnlineState(dim, options),
-  optionsOf: (state) => ({ priorPrecision: state.priorPrecision, tol: state.tol, maxIter: state.maxIter }),
+  create(dim, options) {
+    const state = createVbLogitOnlineState(dim, options);
+    const forgetting = resolveAdaptiveForgetting(options, 'adaptive');
+    if (forgetting !== undefined) state.forgetting = ForgettingBank.of(vbLogitOnlineMemberOps, forgetting.factors, forgetting.every, state);
+    return state;
+  },
+  optionsOf: (state) => ({
+    priorPrecision: state.priorPrecision, tol: state.tol, maxIter: state.maxIter,
+    ...adaptiveForgettingOptionsOf(state.forgetting),
+  }),
   workspace: (state) => vbLogitOnlineWorkspace(state.dim),
   reset: (workspace) => workspace.sampler.invalidate(),
   recordsSeen: (state) => state.records,
@@ -47,30 +59,11 @@ export const vbLogitOnlineFamily: Family<VbLogitOnlineOptions, VbLogitOnlineMode
   posteriorMean: (state) => state.posterior.w.slice(),
   posteriorSummary: (state) => gaussianSummary(state.posterior, state.dim, state.records),
   codec: vbLogitOnlineCodec,
-  /**
-   * O(d): w, the scalars and the diagonals of V and V⁻¹. Both matrices are positive semi-definite and
-   * change by rank-one terms, so |A_ij| ≤ √(A_ii·A_jj) and |u_i·u_j| ≤ max(u_i², u_j²): an off-diagonal
-   * entry cannot overflow or turn NaN while every diagonal entry stays finite.
-   */
   copy(target, source) {
-    const into = target.posterior;
-    const from = source.posterior;
-    into.w.set(from.w);
-    into.V.set(from.V);
-    into.invV.set(from.invV);
-    into.logDetV = from.logDetV;
-    into.q = from.q;
-    target.records = source.records;
+    vbLogitOnlineMemberOps.copy(target, source);
+    if (target.forgetting !== undefined) target.forgetting.copyFrom(source.forgetting!);
   },
-  isFinite(state) {
-    const { w, V, invV, logDetV, q } = state.posterior;
-    const d = state.dim;
-    if (!Number.isFinite(logDetV) || !Number.isFinite(q)) return false;
-    for (let i = 0; i < d; i++) {
-      if (!Number.isFinite(w[i]) || !Number.isFinite(V[i * d + i]) || !Number.isFinite(invV[i * d + i])) return false;
-    }
-    return true;
-  },
+  isFinite: (state) => vbLogitOnlineMemberOps.isFinite(state) && (state.forgetting?.isFinite() ?? true),
   merge: {
     exact: false,
     key: (state) => state.priorPrecision,
@@ -85,13 +78,12 @@ export const vbLogitOnlineFamily: Family<VbLogitOnlineOptions, VbLogitOnlineMode
       for (let i = 0; i < d; i++) shift[i] += otherShift[i];
       setNaturalParameters(a, precision, shift);
       a.records += b.records;
+      a.forgetting?.restartFrom(a);
     },
   },
-  /** Power prior: V⁻¹ ← γV⁻¹ + (1 − γ)V₀⁻¹ and V⁻¹w ← γV⁻¹w, then V, w, ln|V| recomputed (O(d³)). */
+  /** Power prior on every candidate's posterior (see {@link vbLogitOnlineMemberOps}). */
   forget(state, factor) {
-    const d = state.dim;
-    const precision = state.posterior.invV.map((v) => v * factor);
-    for (let i = 0; i < d; i++) precision[i * d + i] += (1 - factor) * state.priorPrecision;
-    setNaturalParameters(state, precision, naturalShift(state).map((v) => v * factor));
+    if (state.forgetting === undefined) vbLogitOnlineMemberOps.forget(state, factor);
+    else state.forgetting.forgetAll(state, factor);
   },
 }, VbLogitOnlineModel);

@@ -1,6 +1,7 @@
 import type { GaussianPosterior } from '../../gaussian/gaussian-posterior.js';
 import { identity } from '../../linalg/identity.js';
 import { optionChecks } from '../../core/option-checks.js';
+import type { ForgettingBank } from '../../forgetting/forgetting-bank.js';
 import type { VbLogitOnlineOptions } from './online-options.js';
 
 /**
@@ -15,16 +16,18 @@ export interface VbLogitOnlineState {
   readonly maxIter: number;
   readonly posterior: GaussianPosterior;
   records: number;
+  /** Adaptive forgetting: the other candidates' posteriors and their evidence (undefined when off; a member's own is undefined). */
+  forgetting: ForgettingBank<VbLogitOnlineState> | undefined;
 }
 
-/** q(w) = the prior N(0, I/priorPrecision), no records; a bad option value throws `ConfigError`. */
+/** q(w) = the prior N(0, I/priorPrecision), no records, no adaptive forgetting (the family adds it); a bad option value throws `ConfigError`. */
 export function createVbLogitOnlineState(dim: number, options: VbLogitOnlineOptions): VbLogitOnlineState {
   const priorPrecision = optionChecks.positive('priorPrecision', options.priorPrecision, dim);
   return {
     dim, priorPrecision,
     tol: optionChecks.positive('tol', options.tol, 1e-5),
     maxIter: optionChecks.positiveInteger('maxIter', options.maxIter, 500),
-    records: 0,
+    records: 0, forgetting: undefined,
     posterior: { w: new Float64Array(dim), V: identity(dim, 1 / priorPrecision), invV: identity(dim, priorPrecision), logDetV: -dim * Math.log(priorPrecision), q: 0 },
   };
 }

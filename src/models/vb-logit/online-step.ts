@@ -7,6 +7,7 @@ import type { JaakkolaJordanRow } from '../../likelihoods/jaakkola-jordan-row.js
 import type { Batch } from '../../core/batch.js';
 import type { UpdateStats } from '../../core/online-model.js';
 import { signedLabels } from '../../core/signed-labels.js';
+import { logSigmoid } from '../../special/log-sigmoid.js';
 import type { VbLogitOnlineState } from './online-state.js';
 import type { VbLogitOnlineWorkspace } from './online-workspace.js';
 import { jaakkolaJordanRowFit } from '../../likelihoods/jaakkola-jordan-row-fit.js';
@@ -35,12 +36,27 @@ export function onlineVbLogitRecord(state: VbLogitOnlineState, x: Float64Array, 
   return iterations;
 }
 
-/** Absorbs a checked batch record by record, in order (each its own ξ); returns the ξ steps taken in all. */
+/**
+ * Absorbs a checked batch record by record, in order (each its own ξ); returns the ξ steps taken in
+ * all (by the leading posterior under adaptive forgetting, where every candidate absorbs each record and
+ * is scored by its predictive ln σ(y·xᵀw/√(1 + πc/8)), MacKay's approximation from the record's own
+ * c = xᵀVx and xᵀw).
+ */
 export function vbLogitOnlineStep(state: VbLogitOnlineState, batch: Batch, workspace: VbLogitOnlineWorkspace): UpdateStats {
   if (workspace.labels.length < batch.n) workspace.labels = new Float64Array(batch.n);
   const y = signedLabels(batch, workspace.labels);
   const d = state.dim;
   let iterations = 0;
-  for (let r = 0; r < batch.n; r++) iterations += onlineVbLogitRecord(state, batch.x, r * d, y[r], workspace.vx, workspace.row);
+  if (state.forgetting === undefined) {
+    for (let r = 0; r < batch.n; r++) iterations += onlineVbLogitRecord(state, batch.x, r * d, y[r], workspace.vx, workspace.row);
+    return { records: batch.n, iterations };
+  }
+  const row = workspace.row;
+  state.forgetting.step(state, batch.n, (member, r) => {
+    const steps = onlineVbLogitRecord(member, batch.x, r * d, y[r], workspace.vx, row);
+    if (member === state) iterations += steps;
+    const xw = row.s - 0.5 * y[r] * row.c;
+    return logSigmoid((y[r] * xw) / Math.sqrt(1 + (Math.PI / 8) * row.c));
+  });
   return { records: batch.n, iterations };
 }
