@@ -9,6 +9,7 @@ import type { KafkaPort } from '../connectors/kafka/kafka-port.js';
 import { KafkaSnapshotStore } from '../connectors/kafka/kafka-snapshot-store.js';
 import { PartitionedLearner } from '../connectors/kafka/partitioned-learner.js';
 import { startLocalKafka } from '../scripts/local-kafka.js';
+import { consumeTopic } from './consume-topic.js';
 import { formatCount } from './measure.js';
 
 /**
@@ -95,27 +96,7 @@ async function oneLargeSend(port: KafkaPort, topic: string, values: readonly str
 
 /** Records/s of a plain consume loop over the whole topic (eachBatch, resolve the last offset, nothing else), from the first batch to the last record. */
 async function consumeLoop(port: KafkaPort, topic: string): Promise<number> {
-  const consumer = port.consumer({ groupId: `${topic}-plain`, maxWaitTimeInMs: 100, maxBytesPerPartition: 1_048_576 });
-  let seen = 0;
-  let first = 0;
-  let last = 0;
-  let resolveDone: () => void = () => undefined;
-  const done = new Promise<void>((r) => { resolveDone = r; });
-  await consumer.connect();
-  await consumer.subscribe({ topics: [topic], fromBeginning: true });
-  await consumer.run({
-    autoCommit: false, eachBatchAutoResolve: false, partitionsConsumedConcurrently: 1,
-    eachBatch: async ({ batch, resolveOffset }) => {
-      if (first === 0) first = performance.now();
-      seen += batch.messages.length;
-      resolveOffset(batch.messages[batch.messages.length - 1].offset);
-      if (seen >= N && last === 0) { last = performance.now(); resolveDone(); }
-    },
-  });
-  await done;
-  await consumer.stop();
-  await consumer.disconnect();
-  return (N / (last - first)) * 1000;
+  return (await consumeTopic(port, topic, N, { groupId: `${topic}-plain`, maxBytesPerPartition: 1_048_576 })).rate;
 }
 
 async function benchClient(bootstrap: string, client: NonNullable<KafkaConnection['client']>, family: string, values: readonly string[]): Promise<ClientFigures> {

@@ -1,0 +1,149 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { createKafkaPort } from '../connectors/kafka/create-kafka-port.js';
+import type { KafkaPort, PortMessage } from '../connectors/kafka/kafka-port.js';
+import type { OnlineModel } from '../src/core/online-model.js';
+import { getFamily } from '../src/registry.js';
+import { startLocalKafka } from '../scripts/local-kafka.js';
+import { consumeTopic, type ConsumeFigures } from './consume-topic.js';
+import { formatCount } from './measure.js';
+
+/**
+ * The runtime's own cost (issue 28, item 8): `vbstream run` from Kafka against the honest limit of
+ * its work, on one local KRaft broker, the default client (`platformatic`), per family and for a
+ * topic of 1 and of 4 partitions (N JSON records `{"x":[…],"y":…}`, p = 10, written by `vbstream
+ * kafka:produce --synthetic`), in one run:
+ *   - plain consume: a consume loop of the same client (eachBatch, resolve only);
+ *   - bare loop: the same consume loop that `JSON.parse`s every value, writes x and y into a
+ *     `Float64Array` chunk of 1,000 records and calls `model.update` of the partition's model in
+ *     this one thread: no snapshots, workers, metrics, commits or prequential scores;
+ *   - `vbstream run`: the CLI as a spawned process on a pipeline config with a Kafka source on the
+ *     topic (defaults otherwise: workers, snapshots, metrics on a free port, prequential scores),
+ *     `untilCaughtUp`. Timed by the group's committed offsets, read by an admin client every 50 ms:
+ *     from the first commit (the first snapshot made durable) until they reach every partition's
+ *     end, records/s over the records committed in between; its CPU time is the process's (all
+ *     threads, /proc) over the same span.
+ * Each figure is records/s of wall time; CPU ms per 1,000 records beside it. The targets: `vbstream
+ * run` ≥ 0.8× the bare loop on one partition and ≥ 1.5× it on four (both cores used).
+ * `KAFKA_RUNTIME_RECORDS` (default 200,000), `KAFKA_RUNTIME_REPEATS` (3), `KAFKA_RUNTIME_FAMILIES`
+ * (adf-logit,vb-logit-online), `KAFKA_RUNTIME_PARTITIONS` (1,4), `KAFKA_RUNTIME_MINIBATCH` (the run's `minibatch.size`, default the config's); `KAFKA_RUNTIME_PROFILE=dir` runs
+ * `vbstream run` under `node --cpu-prof` (profiles of the main and worker threads in dir/<partitions>p-<family>-<repeat>/).
+ */
+const N = Number(process.env.KAFKA_RUNTIME_RECORDS ?? 200_000);
+const REPEATS = Number(process.env.KAFKA_RUNTIME_REPEATS ?? 3);
+const FAMILIES = (process.env.KAFKA_RUNTIME_FAMILIES ?? 'adf-logit,vb-logit-online').split(',');
+const PARTITION_COUNTS = (process.env.KAFKA_RUNTIME_PARTITIONS ?? '1,4').split(',').map(Number);
+const PROFILE = process.env.KAFKA_RUNTIME_PROFILE;
+const CHUNK_OVERRIDE = process.env.KAFKA_RUNTIME_MINIBATCH === undefined ? undefined : Number(process.env.KAFKA_RUNTIME_MINIBATCH);
+const D = 10;
+const CHUNK = 1000;
+/** The fetch size of `vbstream run`'s Kafka source (`source.maxBytesPerPartition` default), used by every loop here. */
+const FETCH_BYTES = 262_144;
+const vbstreamCli = fileURLToPath(new URL('../cli/vbstream.js', import.meta.url));
+const TARGETS: Record<number, number> = { 1: 0.8, 4: 1.5 };
+
+interface Figures extends ConsumeFigures {
+  readonly label: string;
+}
+
+/** Writes `N` synthetic logistic records (p = 10 features) to a new topic of `partitions` partitions with the CLI. */
+function produceTopic(bootstrap: string, topic: string, partitions: number): void {
+  const run = spawnSync(process.execPath, [vbstreamCli, 'kafka:produce', '--brokers', bootstrap, '--topic', topic, '--partitions', String(partitions), '--synthetic', String(N), '--dim', String(D)], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`vbstream kafka:produce failed: ${run.stderr}`);
+}
+
+/** The bare loop: JSON.parse every value, pack x and y in chunks of {@link CHUNK}, `model.update` per chunk of each partition's model, in this thread. */
+async function bareLoop(port: KafkaPort, topic: string, family: string, tag: string): Promise<Figures> {
+  const models = new Map<number, OnlineModel>();
+  const x = new Float64Array(CHUNK * D);
+  const y = new Float64Array(CHUNK);
+  const each = (partition: number, messages: readonly PortMessage[]): void => {
+    let model = models.get(partition);
+    if (model === undefined) models.set(partition, model = getFamily(family).create(D));
+    for (let from = 0; from < messages.length; from += CHUNK) {
+      const n = Math.min(CHUNK, messages.length - from);
+      for (let i = 0; i < n; i++) {
+        const record = JSON.parse((messages[from + i].value as Buffer).toString('utf8')) as { x: number[]; y: number };
+        for (let j = 0; j < D; j++) x[i * D + j] = record.x[j];
+        y[i] = record.y;
+      }
+      model.update({ x: x.subarray(0, n * D), y: y.subarray(0, n), n, d: D });
+    }
+  };
+  const figures = await consumeTopic(port, topic, N, { groupId: `${topic}-bare-${tag}`, maxBytesPerPartition: FETCH_BYTES, each });
+  return { label: 'bare loop', ...figures };
+}
+
+/** CPU ms (user + system, every thread) of process `pid` so far, from /proc. */
+function processCpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime and stime, in clock ticks of 1/100 s
+}
+
+/** `vbstream run` as a spawned process over `topic`, until the group has committed every partition's end. */
+async function vbstreamRun(port: KafkaPort, bootstrap: string, topic: string, partitions: number, family: string, tag: string, dir: string): Promise<Figures> {
+  const groupId = `${topic}-run-${tag}`;
+  const config = join(dir, `${groupId}.json`);
+  writeFileSync(config, JSON.stringify({
+    source: { type: 'kafka', brokers: [bootstrap], topic, groupId, dim: D, untilCaughtUp: true },
+    model: { family }, snapshots: { topic: `${groupId}.snapshots` }, metrics: { port: 0 }, ...(CHUNK_OVERRIDE === undefined ? {} : { minibatch: { size: CHUNK_OVERRIDE } }),
+  }));
+  const profile = PROFILE === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${join(PROFILE, `${partitions}p-${tag}`)}`];
+  const child = spawn(process.execPath, [...profile, vbstreamCli, 'run', '--config', config], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const admin = port.admin();
+  await admin.connect();
+  const ends = new Map((await admin.fetchTopicOffsets(topic)).map(({ partition, high }) => [partition, Number(high)]));
+  let start: { at: number; cpuMs: number; committed: number } | undefined;
+  let end: { at: number; cpuMs: number } | undefined;
+  let code: number | null | undefined;
+  void exited.then((c) => { code = c; });
+  while (end === undefined && code === undefined) {
+    const committed = ((await admin.fetchOffsets({ groupId, topics: [topic] }))[0]?.partitions ?? []).filter(({ offset }) => Number(offset) > 0);
+    const at = performance.now();
+    const total = committed.reduce((sum, { offset }) => sum + Number(offset), 0);
+    if (start === undefined && total > 0) start = { at, cpuMs: processCpuMs(child.pid as number), committed: total };
+    if (total >= N) end = { at, cpuMs: processCpuMs(child.pid as number) };
+    else await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await admin.disconnect();
+  const exitCode = await exited;
+  if (end === undefined || start === undefined || exitCode !== 0) throw new Error(`vbstream run did not finish (exit ${exitCode}): ${stderr}`);
+  return { label: 'vbstream run', rate: ((N - start.committed) / (end.at - start.at)) * 1000, cpuMs: ((end.cpuMs - start.cpuMs) * N) / (N - start.committed) };
+}
+
+const line = (f: Figures, base?: Figures): string =>
+  `    ${f.label.padEnd(14)} ${formatCount(f.rate).padStart(9)} records/s  ${((f.cpuMs * 1000) / N).toFixed(2).padStart(6)} CPU ms per 1,000 records${base === undefined ? '' : `  ${(f.rate / base.rate).toFixed(2)}× the bare loop`}\n`;
+
+const broker = await startLocalKafka();
+const dir = mkdtempSync(join(tmpdir(), 'vbstream-kafka-runtime-'));
+try {
+  const port = createKafkaPort({ brokers: [broker.bootstrap], logLevel: 'nothing' });
+  process.stdout.write(`broker: Apache Kafka (KRaft, single node) at ${broker.bootstrap}; client platformatic (the default); ${formatCount(N)} JSON records (p = ${D}) per topic; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
+  const summary: string[] = [];
+  for (const partitions of PARTITION_COUNTS) {
+    const topic = `runtime-${partitions}p-${Date.now()}`;
+    produceTopic(broker.bootstrap, topic, partitions);
+    for (const family of FAMILIES) {
+      for (let repeat = 1; repeat <= REPEATS; repeat++) {
+        const tag = `${family}-${repeat}`;
+        const plain = { label: 'plain consume', ...(await consumeTopic(port, topic, N, { groupId: `${topic}-plain-${tag}`, maxBytesPerPartition: FETCH_BYTES })) };
+        const bare = await bareLoop(port, topic, family, tag);
+        const run = await vbstreamRun(port, broker.bootstrap, topic, partitions, family, tag, dir);
+        process.stdout.write(`  ${family}, ${partitions} partition${partitions === 1 ? '' : 's'}, run ${repeat} of ${REPEATS} (load average ${loadavg()[0].toFixed(2)}):\n${line(plain, bare)}${line(bare)}${line(run, bare)}`);
+        const target = TARGETS[partitions];
+        summary.push(`${family.padEnd(16)} ${String(partitions).padStart(2)}  run ${repeat}: vbstream run ${(run.rate / bare.rate).toFixed(2)}× the bare loop${target === undefined ? '' : ` (target ≥ ${target}×)`}, ${(run.rate / plain.rate).toFixed(2)}× plain consume; bare loop ${(bare.rate / plain.rate).toFixed(2)}× plain consume`);
+      }
+    }
+  }
+  process.stdout.write(`\nfamily         partitions\n${summary.join('\n')}\nload average at the end ${loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+  await broker.stop();
+}
