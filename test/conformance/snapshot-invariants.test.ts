@@ -105,11 +105,14 @@ describe('restore checks the invariants of a family\'s state', () => {
   });
 
   it('vb-linear: a valid snapshot taken between refits, whose V is current only in its upper triangle, restores', () => {
-    const model = getFamily('vb-linear').create(2);
-    for (let i = 0; i < 4; i++) model.update({ x: Float64Array.of(1, i / 2), y: Float64Array.of(i / 2), n: 1, d: 2 });
+    // d = 8 and one record per update: past the early stream (N ≥ 2d) a batch below d/4 records is learned by Sherman–Morrison, which keeps only V's upper triangle current.
+    const d = 8;
+    const model = getFamily('vb-linear').create(d);
+    const n = 3 * d;
+    for (let i = 0; i < n; i++) model.update({ x: Float64Array.from({ length: d }, (_, j) => (j === 0 ? 1 : Math.sin(i * (j + 1)))), y: Float64Array.of(Math.cos(i)), n: 1, d });
     const V = model.snapshot().arrays.V;
-    expect(V[1]).not.toBe(V[2]);
-    expect(getFamily('vb-linear').restore(model.snapshot()).recordsSeen).toBe(4);
+    expect(V[1]).not.toBe(V[d]);
+    expect(getFamily('vb-linear').restore(model.snapshot()).recordsSeen).toBe(n);
   });
 
   it('a header number that is not finite (JSON 1e999) is refused, naming its path', () => {

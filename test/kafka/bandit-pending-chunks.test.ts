@@ -8,11 +8,13 @@ import { readRecords, suiteBroker, unique, waitFor } from './helpers.js';
 
 const LIMIT = 16_384;
 const PENDING = 400;
+/** Bytes per state record: room for the Thompson model's snapshot (3 arms of d = 4, each with its adaptive-forgetting candidates, ~8.2 kB) and far below the 400 pending decisions. */
+const STATE_RECORD_BYTES = 12_000;
 
 /**
  * Pending decisions beyond one record's size: the state topic accepts records of at most 16 KiB
  * (a larger one is refused by the broker), 400 pending decisions take ~100 KB, so the learner cuts
- * them into chunks of at most 8,000 bytes; a second learner restores them whole from the chunks
+ * them into chunks of at most 12,000 bytes; a second learner restores them whole from the chunks
  * (a reward for a restored decision is learned, a second reward for one resolved before the restart
  * is a duplicate), and the chunks of superseded states are removed.
  */
@@ -26,7 +28,7 @@ describe('bandit learner: pending decisions in chunks under a record-size limit 
     const events: BanditLearnerEvent[] = [];
     const options: BanditLearnerOptions = {
       decisionsTopic: `${prefix}.decisions`, rewardsTopic: `${prefix}.rewards`, model: 'm', createPolicy: () => new ThompsonPolicy({ seed: 1, arms: 3, dim: 4 }),
-      rewardWindowMs: 1e9, snapshotEvery: 1, maxStateRecordBytes: 8_000, onEvent: (event) => events.push(event),
+      rewardWindowMs: 1e9, snapshotEvery: 1, maxStateRecordBytes: STATE_RECORD_BYTES, onEvent: (event) => events.push(event),
     };
     let failure: Error | undefined;
     const first = new BanditLearner(port, store, options);
@@ -43,7 +45,7 @@ describe('bandit learner: pending decisions in chunks under a record-size limit 
     const chunked = (e: BanditLearnerEvent): boolean => e.type === 'checkpoint' && e.learned === 1 && e.pending === PENDING - 1;
     await waitFor(() => events.some(chunked), () => `a state with ${PENDING - 1} pending decisions (failure: ${failure?.message})`);
     const checkpoint = events.find(chunked) as Extract<BanditLearnerEvent, { type: 'checkpoint' }>;
-    expect(checkpoint.chunks, 'chunks of at most 8,000 bytes').toBeGreaterThanOrEqual(10);
+    expect(checkpoint.chunks, 'chunks of at most 12,000 bytes').toBeGreaterThanOrEqual(8);
     await first.stop();
     expect(failure).toBeUndefined();
 
@@ -65,5 +67,33 @@ describe('bandit learner: pending decisions in chunks under a record-size limit 
     expect(chunkKeys.length, 'only the chunks of the latest state are kept').toBe(last.chunks);
     expect(new Set(chunkKeys.map((key) => key.split('/')[4])).size).toBe(1);
     await store.close();
+  });
+
+  it('a model snapshot larger than one state record, due on the snapshot timer, fails the learner once through onFatal: no uncaught exception', async () => {
+    const prefix = unique('kbandit-too-large');
+    const store = await KafkaSnapshotStore.open(port, { topic: `${prefix}.state`, config: { 'max.message.bytes': String(LIMIT) } });
+    const uncaught: unknown[] = [];
+    const listener = (error: unknown): void => { uncaught.push(error); };
+    process.on('uncaughtException', listener);
+    const failures: Error[] = [];
+    const learner = new BanditLearner(port, store, {
+      decisionsTopic: `${prefix}.decisions`, rewardsTopic: `${prefix}.rewards`, model: 'm', createPolicy: () => new ThompsonPolicy({ seed: 1, arms: 3, dim: 4 }),
+      rewardWindowMs: 1e9, snapshotEvery: 1_000_000, snapshotEveryMs: 50, maxStateRecordBytes: 2_000,
+    });
+    try {
+      await learner.start((error) => { failures.push(error); });
+      const producer = port.producer();
+      await producer.connect();
+      await producer.send({ topic: `${prefix}.decisions`, acks: -1, messages: [{ key: 'd-0', value: JSON.stringify({ decisionId: 'd-0', arm: 0, context: [1, 0.5, 0, 1], propensity: 0.5, propensityMethod: 'exact', scores: [0.1, 0.2, 0.3], decidedAt: Date.now(), instance: 'test', policyRewards: 0 }) }] });
+      await producer.send({ topic: `${prefix}.rewards`, acks: -1, messages: [{ key: 'd-0', value: JSON.stringify({ decisionId: 'd-0', reward: 1 }) }] });
+      await producer.disconnect();
+      await waitFor(() => failures.length > 0 || uncaught.length > 0, 'the too-large snapshot to fail the learner');
+      expect(uncaught).toEqual([]);
+      expect(failures[0]?.message).toMatch(/model snapshot of partition 0 takes \d+ bytes, more than maxStateRecordBytes \(2000\)/);
+    } finally {
+      process.off('uncaughtException', listener);
+      await learner.stop().catch(() => undefined);
+      await store.close();
+    }
   });
 });

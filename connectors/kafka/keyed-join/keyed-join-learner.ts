@@ -24,7 +24,7 @@ import { JoinModelCombiner } from './join-model-combiner.js';
 import { JoinPartition } from './join-partition.js';
 import { JoinRefusal } from './join-refusal.js';
 import { PendingJoins, type JoinStatus } from './pending-joins.js';
-import { JoinStateStore } from './join-state-store.js';
+import { JoinStateStore, type EncodedJoinState } from './join-state-store.js';
 import type { KeyedJoin } from './keyed-join.js';
 import type { KeyedJoinEvent } from './keyed-join-event.js';
 import { parseOutcomeRecord, type OutcomeRecord } from './parse-outcome-record.js';
@@ -544,7 +544,13 @@ export class KeyedJoinLearner<L, M> {
    */
   private checkpoint(part: JoinPartition<L, M>): Promise<void> {
     if (!this.owns(part)) return part.checkpoints;
-    const encoded = this.states.encode(part.partition, part);
+    let encoded: EncodedJoinState;
+    try {
+      encoded = this.states.encode(part.partition, part);
+    } catch (error) {
+      this.fail(error); // a state that cannot be written (larger than maxStateRecordBytes) stops the learner, from a timer as from a batch
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
     const summary = { type: 'checkpoint' as const, partition: part.partition, outcomesOffset: part.outcomesNext, loggedOffset: part.loggedNext, pending: part.pending.size, learned: part.learned, chunks: encoded.chunks.length };
     part.sinceSnapshot = 0;
     part.writes++;
