@@ -1,6 +1,7 @@
 export { PipelineMetrics, type PipelineMetricsOptions } from './pipeline-metrics.js';
 export { MetricsServer, type MetricsServerOptions } from './metrics-server.js';
 export { Readiness } from './readiness.js';
+export { HttpEdge, type HttpEdgeOptions, type HttpServiceOptions, type HttpRoute, type HttpJsonRoute, type HttpExchange, type HttpReply, type JsonBody } from './http-edge.js';
 export { ModelMonitor, type LearnedBatch } from './model-monitor.js';
 export { ModelMetricsRecorder, type ModelMetricsRecorderOptions } from './model-metrics-recorder.js';
 export { METRIC_BUCKETS } from './metric-buckets.js';

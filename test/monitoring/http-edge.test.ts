@@ -242,6 +242,11 @@ describe('one HTTP edge for every service (issue 26)', () => {
 });
 
 describe('HttpEdge: the boundary a service plugs its routes into', () => {
+  it('is exported from vbstream/monitoring, as the guide shows it', async () => {
+    const monitoring = await import('vbstream/monitoring');
+    expect((monitoring as { HttpEdge?: unknown }).HttpEdge).toBe(HttpEdge);
+  });
+
   const edges: HttpEdge[] = [];
   afterEach(async () => {
     await Promise.all(edges.splice(0).map((e) => e.close()));
