@@ -1,0 +1,66 @@
+import { denseKernelsBinary } from './dense-kernels-binary.js';
+
+/** The part of the WebAssembly JS API used here (ES2022's lib does not declare it; Node has it since 8). */
+declare const WebAssembly: {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { readonly exports: unknown };
+};
+
+/** The exports of wasm/dense-kernels.ts: pointers are byte offsets into `memory`. */
+interface DenseKernelExports {
+  readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
+  heapBase(): number;
+  gramAccumulateUpper(x: number, n: number, d: number, out: number, alpha: number, w: number): void;
+  gemmNt(out: number, ldo: number, x: number, y: number, m: number, p: number, n: number, lower: number, yTriangle: number, panel: number): void;
+}
+
+/**
+ * The WebAssembly SIMD dense kernels, instantiated synchronously from the bytes embedded at build time, and
+ * the scratch region that callers copy their operands into (it grows, never shrinks; read `f64` after
+ * `reserve`, as a growth replaces the view). One instance per thread (each worker loads its own module).
+ */
+class DenseKernels {
+  readonly kernels: DenseKernelExports;
+  private readonly base: number;
+  private view: Float64Array;
+
+  constructor(binary: Uint8Array) {
+    const module = new WebAssembly.Module(binary);
+    this.kernels = new WebAssembly.Instance(module, { env: { abort: abortFromKernel } }).exports as DenseKernelExports;
+    this.base = (this.kernels.heapBase() + 15) & ~15;
+    this.view = new Float64Array(this.kernels.memory.buffer);
+  }
+
+  /** Makes `doubles` Float64 free from the returned Float64 index of `f64` (its byte offset is 8× that). */
+  reserve(doubles: number): number {
+    const needed = this.base + doubles * 8;
+    const memory = this.kernels.memory;
+    if (needed > memory.buffer.byteLength) memory.grow(Math.ceil((needed - memory.buffer.byteLength) / 65536));
+    if (this.view.buffer !== memory.buffer) this.view = new Float64Array(memory.buffer);
+    return this.base / 8;
+  }
+
+  /** Copies the first `length` values of `source` to Float64 index `at` of the module's memory. */
+  write(at: number, source: Float64Array, length: number): void {
+    this.view.set(source.length === length ? source : source.subarray(0, length), at);
+  }
+
+  /** The module's memory as Float64 (valid until the next `reserve`). */
+  get f64(): Float64Array {
+    return this.view;
+  }
+}
+
+function abortFromKernel(): never {
+  throw new Error('dense kernel aborted');
+}
+
+function decodeBase64(text: string): Uint8Array {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+/** This thread's dense kernels. */
+export const denseKernels = new DenseKernels(decodeBase64(denseKernelsBinary));
