@@ -1,5 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseNumericCsv } from '../connectors/file/parse-numeric-csv.js';
 import { sparseGpClassifierFamily, sparseGpFamily, type SparseGpModel } from '../src/models/sparse-gp/family.js';
@@ -13,6 +15,10 @@ import { medianCpuMs, medianMs } from './measure.js';
  * multiply-adds, plus the RBF kernel and its gradient and O(M³) work); test NLL / MSE against time on the reference regression benchmark for the ELBO and the DLM
  * (fixed hyperparameters to convergence, as the anchors, and everything learned); the VI-PER
  * classification example (probit ELBO / DLM and logit ELBO through the VI-PER bound).
+ * The step timing is followed by GPyTorch's SVGP step on the same data (bench/python/sparse_gp_gpytorch.py: whitened
+ * full-covariance q(u), Z learned from the batch's first 100 rows, scaled RBF-ARD, Gaussian likelihood, Adam; one
+ * thread, float64 and float32; skipped with a message without python3, torch or gpytorch) and the ratio of CPU times
+ * (issue 30's target: ours with everything learned at least as fast as GPyTorch float64).
  * SPARSE_GP_BENCH=step runs only the step timings, with SPARSE_GP_BENCH_REPEATS calls per median (default 7).
  */
 const reference = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'shared', 'reference', 'sgp');
@@ -40,12 +46,41 @@ function stepTiming(): void {
     ['ELBO, whitened, everything learned (RBF-ARD, Z)', { kernel: { type: 'rbf-ard' } }],
     ['DLM, unwhitened, everything learned (RBF-ARD, Z)', { objective: 'dlm', whitened: false, kernel: { type: 'rbf-ard' } }],
   ];
+  let learnedCpu = Number.NaN;
   for (const [label, options] of variants) {
     const model = sparseGpFamily.create(d, { M: 100, dataSize: 10 * B, ...options });
     model.fit(x, y, B, { maxIterations: 1 });
     const wall = medianMs(() => model.update({ x, y, n: B, d }), repeats);
     const cpu = medianCpuMs(() => model.update({ x, y, n: B, d }), repeats);
+    if (options.objective === undefined && options.fixed === undefined) learnedCpu = cpu;
     console.log(`  ${label}: ${wall.toFixed(1)} ms wall, ${cpu.toFixed(1)} ms CPU`);
+  }
+  for (const line of gpytorchStep(x, y, B, d, learnedCpu)) console.log(`  ${line}`);
+}
+
+/** GPyTorch's SVGP step on the same batch (bench/python/sparse_gp_gpytorch.py), as lines with the ratio to ours (`oursCpuMs`, everything learned). */
+function gpytorchStep(x: Float64Array, y: Float64Array, B: number, d: number, oursCpuMs: number): string[] {
+  const M = 100;
+  const folder = mkdtempSync(join(tmpdir(), 'vbstream-sgp-'));
+  try {
+    writeFileSync(join(folder, 'x.f64'), new Uint8Array(x.buffer, x.byteOffset, x.byteLength));
+    writeFileSync(join(folder, 'y.f64'), new Uint8Array(y.buffer, y.byteOffset, y.byteLength));
+    writeFileSync(join(folder, 'meta.json'), JSON.stringify({ B, d, M, dataSize: 10 * B, z: Array.from(x.subarray(0, M * d)) }));
+    const script = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bench', 'python', 'sparse_gp_gpytorch.py');
+    const oneThread = { OPENBLAS_NUM_THREADS: '1', MKL_NUM_THREADS: '1', OMP_NUM_THREADS: '1' };
+    const run = spawnSync('python3', [script, folder, String(Math.max(repeats, 15))], { encoding: 'utf8', env: { ...process.env, ...oneThread }, timeout: 600_000 });
+    if (run.error !== undefined) return [`GPyTorch part skipped: cannot run python3 (${run.error.message})`];
+    const lines: string[] = [];
+    for (const text of run.stdout.trim().split('\n').filter((l) => l.startsWith('{'))) {
+      const report = JSON.parse(text) as { skip?: string; dtype?: string; cpuMs?: number; versions?: { torch: string; gpytorch: string } };
+      if (report.skip !== undefined) return [report.skip];
+      const cpuMs = report.cpuMs ?? Number.NaN;
+      lines.push(`GPyTorch ${report.versions?.gpytorch} (torch ${report.versions?.torch}) SVGP, everything learned, ${report.dtype}: ${cpuMs.toFixed(1)} ms CPU — ours/GPyTorch speed ${(cpuMs / oursCpuMs).toFixed(2)}×`);
+    }
+    if (run.status !== 0) lines.push(`GPyTorch part stopped early (exit ${run.status ?? run.signal}): ${run.stderr.trim().split('\n').slice(-1)[0]}`);
+    return lines;
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
   }
 }
 

@@ -10,64 +10,127 @@ export function heapBase(): usize {
 
 /**
  * out += Xᵀ·diag(c)·X on the upper triangle (j ≥ i) for a row-major n×d X, where c_r = alpha·w_r (alpha when
- * w = 0). Rows four at a time in tiles of 64 (a row of out stays in cache across a tile); entry (i, j) gets
- * its rows' terms in row order, two j per SIMD lane pair.
+ * w = 0): entry (i, j) += s_ri·x_rj with s_ri = c_r·x_ri, for r = 0, 1, … in order. S is written to `scaled`
+ * (n·d doubles) first unless c_r = 1 (then S = X). Rows in tiles of 64; within a tile, out is taken in 4×4
+ * register blocks (two columns per vector) that are loaded once, take every row of the tile, and are stored
+ * once; the last d mod 4 rows of out one row at a time.
  */
-export function gramAccumulateUpper(x: usize, n: i32, d: i32, out: usize, alpha: f64, w: usize): void {
+export function gramAccumulateUpper(x: usize, n: i32, d: i32, out: usize, alpha: f64, w: usize, scaled: usize): void {
   const stride = <usize>d << 3;
+  let sx = x;
+  if (alpha != 1 || w != 0) {
+    sx = scaled;
+    for (let r = 0; r < n; r++) {
+      const c = scale(alpha, w, r);
+      const from = x + <usize>r * stride;
+      const to = scaled + <usize>r * stride;
+      for (let k = 0; k < d; k++) store<f64>(to + (<usize>k << 3), c * load<f64>(from + (<usize>k << 3)));
+    }
+  }
   for (let t0 = 0; t0 < n; t0 += 64) {
     const t1 = min(n, t0 + 64);
-    for (let i = 0; i < d; i++) {
-      const row = out + (<usize>(i * d) << 3);
-      const column = <usize>i << 3;
-      let r = t0;
-      for (; r + 4 <= t1; r += 4) {
-        const b0 = x + <usize>r * stride;
-        const b1 = b0 + stride;
-        const b2 = b1 + stride;
-        const b3 = b2 + stride;
-        const s0 = scale(alpha, w, r) * load<f64>(b0 + column);
-        const s1 = scale(alpha, w, r + 1) * load<f64>(b1 + column);
-        const s2 = scale(alpha, w, r + 2) * load<f64>(b2 + column);
-        const s3 = scale(alpha, w, r + 3) * load<f64>(b3 + column);
-        const v0 = f64x2.splat(s0);
-        const v1 = f64x2.splat(s1);
-        const v2 = f64x2.splat(s2);
-        const v3 = f64x2.splat(s3);
-        let j = i;
-        for (; j + 2 <= d; j += 2) {
-          const at = <usize>j << 3;
-          let o = v128.load(row + at);
-          o = f64x2.add(o, f64x2.mul(v0, v128.load(b0 + at)));
-          o = f64x2.add(o, f64x2.mul(v1, v128.load(b1 + at)));
-          o = f64x2.add(o, f64x2.mul(v2, v128.load(b2 + at)));
-          o = f64x2.add(o, f64x2.mul(v3, v128.load(b3 + at)));
-          v128.store(row + at, o);
-        }
-        if (j < d) {
-          const at = <usize>j << 3;
-          let o = load<f64>(row + at);
-          o += s0 * load<f64>(b0 + at);
-          o += s1 * load<f64>(b1 + at);
-          o += s2 * load<f64>(b2 + at);
-          o += s3 * load<f64>(b3 + at);
-          store<f64>(row + at, o);
-        }
-      }
-      for (; r < t1; r++) {
-        const base = x + <usize>r * stride;
-        const s = scale(alpha, w, r) * load<f64>(base + column);
-        const v = f64x2.splat(s);
-        let j = i;
-        for (; j + 2 <= d; j += 2) {
-          const at = <usize>j << 3;
-          v128.store(row + at, f64x2.add(v128.load(row + at), f64x2.mul(v, v128.load(base + at))));
-        }
-        if (j < d) {
-          const at = <usize>j << 3;
-          store<f64>(row + at, load<f64>(row + at) + s * load<f64>(base + at));
-        }
-      }
+    let i = 0;
+    for (; i + 4 <= d; i += 4) {
+      let j = i;
+      for (; j + 4 <= d; j += 4) gramBlock4x4(x, sx, stride, t0, t1, i, j, out);
+      for (; j < d; j++) gramBlock4x1(x, sx, stride, t0, t1, i, j, out);
+    }
+    for (; i < d; i++) gramRow(x, sx, stride, t0, t1, i, d, out);
+  }
+}
+
+/** Rows i…i+3, columns j…j+3 of out (j = i: only the entries on and above the diagonal are stored) over rows t0…t1−1 of S and X. */
+// @ts-ignore: decorator
+@inline
+function gramBlock4x4(x: usize, sx: usize, stride: usize, t0: i32, t1: i32, i: i32, j: i32, out: usize): void {
+  const o0 = out + <usize>i * stride + (<usize>j << 3);
+  const o1 = o0 + stride;
+  const o2 = o1 + stride;
+  const o3 = o2 + stride;
+  let c0a = v128.load(o0);
+  let c0b = v128.load(o0, 16);
+  let c1a = v128.load(o1);
+  let c1b = v128.load(o1, 16);
+  let c2a = v128.load(o2);
+  let c2b = v128.load(o2, 16);
+  let c3a = v128.load(o3);
+  let c3b = v128.load(o3, 16);
+  const ci = <usize>i << 3;
+  const cj = <usize>j << 3;
+  for (let r = t0; r < t1; r++) {
+    const row = x + <usize>r * stride;
+    const srow = sx + <usize>r * stride + ci;
+    const ba = v128.load(row + cj);
+    const bb = v128.load(row + cj, 16);
+    const a0 = v128.load64_splat(srow);
+    const a1 = v128.load64_splat(srow, 8);
+    const a2 = v128.load64_splat(srow, 16);
+    const a3 = v128.load64_splat(srow, 24);
+    c0a = f64x2.add(c0a, f64x2.mul(a0, ba));
+    c0b = f64x2.add(c0b, f64x2.mul(a0, bb));
+    c1a = f64x2.add(c1a, f64x2.mul(a1, ba));
+    c1b = f64x2.add(c1b, f64x2.mul(a1, bb));
+    c2a = f64x2.add(c2a, f64x2.mul(a2, ba));
+    c2b = f64x2.add(c2b, f64x2.mul(a2, bb));
+    c3a = f64x2.add(c3a, f64x2.mul(a3, ba));
+    c3b = f64x2.add(c3b, f64x2.mul(a3, bb));
+  }
+  v128.store(o0, c0a);
+  v128.store(o0, c0b, 16);
+  v128.store(o1, c1b, 16);
+  v128.store(o2, c2b, 16);
+  if (i == j) {
+    store<f64>(o1, f64x2.extract_lane(c1a, 1), 8);
+    store<f64>(o3, f64x2.extract_lane(c3b, 1), 24);
+  } else {
+    v128.store(o1, c1a);
+    v128.store(o2, c2a);
+    v128.store(o3, c3a);
+    v128.store(o3, c3b, 16);
+  }
+}
+
+/** Rows i…i+3 of column j > i + 3 of out over rows t0…t1−1 of X (the columns right of the last 4×4 block). */
+// @ts-ignore: decorator
+@inline
+function gramBlock4x1(x: usize, sx: usize, stride: usize, t0: i32, t1: i32, i: i32, j: i32, out: usize): void {
+  const o0 = out + <usize>i * stride + (<usize>j << 3);
+  let c0 = load<f64>(o0);
+  let c1 = load<f64>(o0 + stride);
+  let c2 = load<f64>(o0 + 2 * stride);
+  let c3 = load<f64>(o0 + 3 * stride);
+  const ci = <usize>i << 3;
+  const cj = <usize>j << 3;
+  for (let r = t0; r < t1; r++) {
+    const srow = sx + <usize>r * stride + ci;
+    const b = load<f64>(x + <usize>r * stride + cj);
+    c0 += load<f64>(srow) * b;
+    c1 += load<f64>(srow, 8) * b;
+    c2 += load<f64>(srow, 16) * b;
+    c3 += load<f64>(srow, 24) * b;
+  }
+  store<f64>(o0, c0);
+  store<f64>(o0 + stride, c1);
+  store<f64>(o0 + 2 * stride, c2);
+  store<f64>(o0 + 3 * stride, c3);
+}
+
+/** Row i of out, columns i…d−1, over rows t0…t1−1 of X, a row of X at a time (two columns per vector). */
+function gramRow(x: usize, sx: usize, stride: usize, t0: i32, t1: i32, i: i32, d: i32, out: usize): void {
+  const o = out + <usize>i * stride;
+  const ci = <usize>i << 3;
+  for (let r = t0; r < t1; r++) {
+    const row = x + <usize>r * stride;
+    const s = load<f64>(sx + <usize>r * stride + ci);
+    const v = f64x2.splat(s);
+    let j = i;
+    for (; j + 2 <= d; j += 2) {
+      const at = <usize>j << 3;
+      v128.store(o + at, f64x2.add(v128.load(o + at), f64x2.mul(v, v128.load(row + at))));
+    }
+    if (j < d) {
+      const at = <usize>j << 3;
+      store<f64>(o + at, load<f64>(o + at) + s * load<f64>(row + at));
     }
   }
 }
@@ -120,10 +183,10 @@ export function gemmNt(out: usize, ldo: i32, x: usize, y: usize, m: i32, p: i32,
         const b = panel + (<usize>q << 5);
         const ba = v128.load(b);
         const bb = v128.load(b, 16);
-        const a0 = f64x2.splat(load<f64>(x0 + at));
-        const a1 = f64x2.splat(load<f64>(x1 + at));
-        const a2 = f64x2.splat(load<f64>(x2 + at));
-        const a3 = f64x2.splat(load<f64>(x3 + at));
+        const a0 = v128.load64_splat(x0 + at);
+        const a1 = v128.load64_splat(x1 + at);
+        const a2 = v128.load64_splat(x2 + at);
+        const a3 = v128.load64_splat(x3 + at);
         c0a = f64x2.add(c0a, f64x2.mul(a0, ba));
         c0b = f64x2.add(c0b, f64x2.mul(a0, bb));
         c1a = f64x2.add(c1a, f64x2.mul(a1, ba));

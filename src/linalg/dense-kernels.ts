@@ -10,7 +10,7 @@ declare const WebAssembly: {
 interface DenseKernelExports {
   readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
   heapBase(): number;
-  gramAccumulateUpper(x: number, n: number, d: number, out: number, alpha: number, w: number): void;
+  gramAccumulateUpper(x: number, n: number, d: number, out: number, alpha: number, w: number, scaled: number): void;
   gemmNt(out: number, ldo: number, x: number, y: number, m: number, p: number, n: number, lower: number, yTriangle: number, panel: number): void;
 }
 
