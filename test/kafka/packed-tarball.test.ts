@@ -58,6 +58,7 @@ describe('the packed tarball in a fresh project (real broker with SASL, real sch
 
   it('ships the compiled library, CLI, live page (uPlot bundled), dashboard, scrape config, config schema and licence; no benchmarks, examples, tests or source maps', () => {
     for (const path of ['dist/src/index.js', 'dist/src/index.d.ts', 'dist/connectors/kafka/index.js', 'dist/monitoring/index.d.ts', 'dist/operators/index.js', 'dist/connectors/file/index.js', 'dist/src/bandit/index.js', 'dist/src/bandit/index.d.ts', 'dist/bandit/kafka/index.js', 'dist/bandit/kafka/index.d.ts', 'dist/serve/index.js', 'dist/serve/index.d.ts', 'dist/cli/vbstream.js',
+      'dist/wasm/dense-kernels.wasm', 'dist/src/linalg/dense-kernels-binary.js',
       'monitoring/grafana-dashboard.json', 'monitoring/prometheus.yml', 'schema/pipeline-config.schema.json', 'LICENSE', 'README.md', 'package.json',
       ...['index.html', 'live.js', 'live.css', 'uPlot.iife.min.js', 'uPlot.min.css', 'uPlot.LICENSE'].map((file) => `dist/monitoring/live/${file}`)]) expect(files).toContain(path);
     expect(files.filter((f) => /^dist\/(bench|examples|scripts|test)\/|\.map$|^src\/|^test\//.test(f))).toEqual([]);
@@ -83,6 +84,15 @@ describe('the packed tarball in a fresh project (real broker with SASL, real sch
     expect(modules).toContain('vbstream/serve');
     writeFileSync(join(project, 'entry-points.mjs'), `for (const name of ${JSON.stringify(modules)}) if (Object.keys(await import(name)).length === 0) throw new Error(name + ' exports nothing');\n`);
     sh(process.execPath, ['entry-points.mjs'], project);
+    writeFileSync(join(project, 'wasm-kernels.mjs'), [
+      "import { gemmNt, gramAccumulate } from 'vbstream/linalg';",
+      'const out = new Float64Array(4);',
+      'gemmNt(out, 2, Float64Array.of(1, 2, 3, 4, 5, 6), Float64Array.of(1, 0, 1, 0, 1, 0), 2, 2, 3, false);',
+      'const gram = new Float64Array(4);',
+      'gramAccumulate(Float64Array.of(1, 2, 3, 4), 2, 2, gram);',
+      'console.log(JSON.stringify([...out, ...gram]));',
+    ].join('\n'));
+    expect(JSON.parse(sh(process.execPath, ['wasm-kernels.mjs'], project))).toEqual([4, 2, 10, 5, 10, 14, 14, 20]);
     writeFileSync(join(project, 'serve-check.ts'), [
       "import { createModel } from 'vbstream';",
       "import { MemoryPosteriorSource, ScoringService, type Prediction } from 'vbstream/serve';",

@@ -1,0 +1,61 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { denseKernelsBinary } from '../../src/linalg/dense-kernels-binary.js';
+import { gemmNt } from '../../src/linalg/gemm-nt.js';
+import { gramAccumulateUpper } from '../../src/linalg/gram-accumulate-upper.js';
+import { repoRoot } from '../helpers/reference.js';
+
+function random(n: number, seed: number): Float64Array {
+  let state = seed >>> 0;
+  return Float64Array.from({ length: n }, () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 4294967296 - 0.5;
+  });
+}
+
+describe('the WebAssembly dense kernels', () => {
+  it('src/ instantiates the module the package ships (dist/wasm/dense-kernels.wasm, built by npm run build)', () => {
+    const shipped = readFileSync(join(repoRoot, 'dist', 'wasm', 'dense-kernels.wasm'));
+    expect(denseKernelsBinary).toBe(shipped.toString('base64'));
+    expect(WebAssembly.validate(shipped)).toBe(true);
+  });
+
+  it('operands larger than the module memory grow it, and calls before and after the growth give the plain sums bit for bit', () => {
+    const small = random(8 * 5, 1);
+    const smallOut = new Float64Array(8 * 8);
+    gemmNt(smallOut, 8, small, small, 8, 8, 5, false);
+    const m = 700;
+    const n = 400;
+    const x = random(m * n, 2);
+    const y = random(m * n, 3);
+    const out = new Float64Array(m * m);
+    gemmNt(out, m, x, y, m, m, n, false);
+    for (const [i, j] of [[0, 0], [1, 698], [699, 3], [350, 351], [699, 699]]) {
+      let sum = 0;
+      for (let q = 0; q < n; q++) sum += x[i * n + q] * y[j * n + q];
+      expect(out[i * m + j]).toBe(sum);
+    }
+    const again = new Float64Array(8 * 8);
+    gemmNt(again, 8, small, small, 8, 8, 5, false);
+    expect(again).toEqual(smallOut);
+  });
+
+  it('gramAccumulateUpper with alpha and weights adds (alpha·w_r·x_ri)·x_rj row by row, at every d mod 4', () => {
+    for (const d of [1, 2, 3, 4, 5, 7, 9, 13]) {
+      const n = 70;
+      const x = random(n * d, d);
+      const w = random(n, d + 1).map((v) => v + 1);
+      const out = random(d * d, d + 2);
+      const expected = out.slice();
+      for (let r = 0; r < n; r++) {
+        for (let i = 0; i < d; i++) {
+          const s = 0.75 * w[r] * x[r * d + i];
+          for (let j = i; j < d; j++) expected[i * d + j] += s * x[r * d + j];
+        }
+      }
+      gramAccumulateUpper(x, n, d, out, w, 0.75);
+      expect(out, `d = ${d}`).toEqual(expected);
+    }
+  });
+});
