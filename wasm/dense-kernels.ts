@@ -173,3 +173,5 @@ function dotRows(x: usize, y: usize, n: i32, j: i32, yTriangle: i32): f64 {
   for (let q = from; q < until; q++) sum += load<f64>(x + (<usize>q << 3)) * load<f64>(y + (<usize>q << 3));
   return sum;
 }
+
+export { choleskyFactor, gemmNnAccumulate, lowerTransposedTimesTiled, solveLowerRows, solveLowerTransposedTiled } from './triangular-kernels';

@@ -12,6 +12,11 @@ interface DenseKernelExports {
   heapBase(): number;
   gramAccumulateUpper(x: number, n: number, d: number, out: number, alpha: number, w: number): void;
   gemmNt(out: number, ldo: number, x: number, y: number, m: number, p: number, n: number, lower: number, yTriangle: number, panel: number): void;
+  gemmNnAccumulate(out: number, ldo: number, a: number, lda: number, src: number, lds: number, m: number, k: number, n: number): void;
+  solveLowerRows(l: number, n: number, b: number, cols: number, negated: number, lowerOnly: number): void;
+  solveLowerTransposedTiled(l: number, n: number, b: number, cols: number, negatedTranspose: number, part: number): void;
+  lowerTransposedTimesTiled(out: number, src: number, l: number, m: number, n: number, transposed: number, lowerOnly: number): void;
+  choleskyFactor(a: number, n: number, l: number, lt: number, jitter: number): number;
 }
 
 /**
@@ -43,6 +48,12 @@ class DenseKernels {
   /** Copies the first `length` values of `source` to Float64 index `at` of the module's memory. */
   write(at: number, source: Float64Array, length: number): void {
     this.view.set(source.length === length ? source : source.subarray(0, length), at);
+  }
+
+  /** Copies `length` values from Float64 index `at` of the module's memory to `target` (no allocation). */
+  read(at: number, target: Float64Array, length: number): void {
+    const view = this.view;
+    for (let e = 0; e < length; e++) target[e] = view[at + e];
   }
 
   /** The module's memory as Float64 (valid until the next `reserve`). */

@@ -76,18 +76,18 @@ describe('register-tiled kernels (the sparse GP\'s O(BM²) passes)', () => {
       const l = lower(M, 6);
       const rhs = random(M * n, 7);
       const x = rhs.slice();
-      solveLowerRows(l, M, x, n, new Float64Array(M * M));
+      solveLowerRows(l, M, x, n);
       const back = new Float64Array(M * n);
       for (let a = 0; a < M; a++) for (let j = 0; j < n; j++) for (let b = 0; b <= a; b++) back[a * n + j] += l[a * M + b] * x[b * n + j];
       expectClose(back, rhs, { rel: 1e-12, abs: 1e-12 }, 'L·X');
       const y = rhs.slice();
-      solveLowerTransposedTiled(l, M, y, n, new Float64Array(M * M));
+      solveLowerTransposedTiled(l, M, y, n);
       const backT = new Float64Array(M * n);
       for (let a = 0; a < M; a++) for (let j = 0; j < n; j++) for (let b = a; b < M; b++) backT[a * n + j] += l[b * M + a] * y[b * n + j];
       expectClose(backT, rhs, { rel: 1e-12, abs: 1e-12 }, 'Lᵀ·X');
       const src = random(M * n, 8);
       const out = random(M * n, 9);
-      lowerTransposedTimesTiled(out, src, l, M, n, new Float64Array(M * M));
+      lowerTransposedTimesTiled(out, src, l, M, n);
       const naive = Array.from({ length: M * n }, (_, e) => {
         const a = Math.floor(e / n);
         let s = 0;
@@ -127,27 +127,27 @@ describe('register-tiled kernels (the sparse GP\'s O(BM²) passes)', () => {
       const lowerBits = (v: Float64Array) => bits(Float64Array.from(v, (x, e) => (inLower(e) ? x : 0)));
 
       const full = lowerB.slice();
-      solveLowerRows(l, M, full, M, new Float64Array(M * M));
+      solveLowerRows(l, M, full, M);
       const part = lowerB.slice();
-      solveLowerRows(l, M, part, M, new Float64Array(M * M), 'lower');
+      solveLowerRows(l, M, part, M, 'lower');
       expect(bits(part)).toEqual(bits(full));
 
       const fullT = dense.slice();
-      solveLowerTransposedTiled(l, M, fullT, M, new Float64Array(M * M));
+      solveLowerTransposedTiled(l, M, fullT, M);
       const partT = dense.slice();
-      solveLowerTransposedTiled(l, M, partT, M, new Float64Array(M * M), 'lower');
+      solveLowerTransposedTiled(l, M, partT, M, 'lower');
       expect(lowerBits(partT)).toEqual(lowerBits(fullT));
 
       const fullU = upperB.slice();
-      solveLowerTransposedTiled(l, M, fullU, M, new Float64Array(M * M));
+      solveLowerTransposedTiled(l, M, fullU, M);
       const partU = upperB.slice();
-      solveLowerTransposedTiled(l, M, partU, M, new Float64Array(M * M), 'upper');
+      solveLowerTransposedTiled(l, M, partU, M, 'upper');
       expect(bits(partU)).toEqual(bits(fullU));
 
       const fullP = new Float64Array(M * M);
-      lowerTransposedTimesTiled(fullP, lowerB, l, M, M, new Float64Array(M * M));
+      lowerTransposedTimesTiled(fullP, lowerB, l, M, M);
       const partP = random(M * M, 16);
-      lowerTransposedTimesTiled(partP, lowerB, l, M, M, new Float64Array(M * M), 'lower');
+      lowerTransposedTimesTiled(partP, lowerB, l, M, M, 'lower');
       expect(lowerBits(partP)).toEqual(lowerBits(fullP));
       for (let a = 0; a < M; a++) for (let b = a - (a % 4) + 4; b < M; b++) expect(partP[a * M + b]).toBe(0);
 
