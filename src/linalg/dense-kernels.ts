@@ -45,15 +45,18 @@ class DenseKernels {
     return this.base / 8;
   }
 
-  /** Copies the first `length` values of `source` to Float64 index `at` of the module's memory. */
-  write(at: number, source: Float64Array, length: number): void {
-    this.view.set(source.length === length ? source : source.subarray(0, length), at);
+  /** Copies `length` values of `source` from `offset` to Float64 index `at` of the module's memory. */
+  write(at: number, source: Float64Array, length: number, offset = 0): void {
+    this.view.set(offset === 0 && source.length === length ? source : source.subarray(offset, offset + length), at);
   }
 
-  /** Copies `length` values from Float64 index `at` of the module's memory to `target` (no allocation). */
-  read(at: number, target: Float64Array, length: number): void {
-    const view = this.view;
-    for (let e = 0; e < length; e++) target[e] = view[at + e];
+  /**
+   * Copies `length` values from Float64 index `at` of the module's memory to `target` from `offset`. One
+   * short-lived view per call: element loops over the module's memory measured 10–20× slower (about 2–3 ns
+   * a value against 0.2 for this block copy), more than the kernels themselves at the small sizes.
+   */
+  read(at: number, target: Float64Array, length: number, offset = 0): void {
+    target.set(this.view.subarray(at, at + length), offset);
   }
 
   /** The module's memory as Float64 (valid until the next `reserve`). */
