@@ -174,4 +174,4 @@ function dotRows(x: usize, y: usize, n: i32, j: i32, yTriangle: i32): f64 {
   return sum;
 }
 
-export { choleskyFactor, gemmNnAccumulate, lowerTransposedTimesTiled, solveLowerRows, solveLowerTransposedTiled } from './triangular-kernels';
+export { choleskyFactor, choleskyInverse, gemmNnAccumulate, lowerTransposedTimesTiled, solveLowerRows, solveLowerTransposedTiled } from './triangular-kernels';

@@ -377,3 +377,151 @@ export function choleskyFactor(a: usize, n: i32, l: usize, lt: usize, jitter: f6
   }
   return true;
 }
+
+/**
+ * A⁻¹ = (L⁻¹)ᵀL⁻¹ from A's lower Cholesky factor l into `out` (full, symmetric), with L⁻¹ in `inv` (n×n scratch).
+ * L⁻¹ row by row, four earlier rows k at a time (entry j takes the terms of k ≥ j in ascending k), two j per
+ * vector; then entry (i, j ≤ i) = Σ_{k ≥ i} L⁻¹_ki·L⁻¹_kj, k ascending from 0, in 4×4 register tiles over rows k
+ * of L⁻¹ (row i of a tile joins at k = i), mirrored to the upper triangle.
+ */
+export function choleskyInverse(l: usize, n: i32, out: usize, inv: usize): void {
+  const rowBytes = <usize>n << 3;
+  memory.fill(inv, 0, <usize>n * rowBytes);
+  for (let i = 0; i < n; i++) {
+    const row = inv + <usize>i * rowBytes;
+    const li = l + <usize>i * rowBytes;
+    let k = 0;
+    for (; k + 3 < i; k += 4) {
+      const f0 = load<f64>(li + (<usize>k << 3));
+      const f1 = load<f64>(li + (<usize>k << 3), 8);
+      const f2 = load<f64>(li + (<usize>k << 3), 16);
+      const f3 = load<f64>(li + (<usize>k << 3), 24);
+      const a0 = inv + <usize>k * rowBytes;
+      const a1 = a0 + rowBytes;
+      const a2 = a1 + rowBytes;
+      const a3 = a2 + rowBytes;
+      const v0 = f64x2.splat(f0);
+      const v1 = f64x2.splat(f1);
+      const v2 = f64x2.splat(f2);
+      const v3 = f64x2.splat(f3);
+      let j = 0;
+      for (; j + 1 <= k; j += 2) {
+        const at = <usize>j << 3;
+        let s = f64x2.sub(v128.load(row + at), f64x2.mul(v0, v128.load(a0 + at)));
+        s = f64x2.sub(s, f64x2.mul(v1, v128.load(a1 + at)));
+        s = f64x2.sub(s, f64x2.mul(v2, v128.load(a2 + at)));
+        v128.store(row + at, f64x2.sub(s, f64x2.mul(v3, v128.load(a3 + at))));
+      }
+      if (j <= k) {
+        const at = <usize>j << 3;
+        store<f64>(row + at, load<f64>(row + at) - f0 * load<f64>(a0 + at) - f1 * load<f64>(a1 + at) - f2 * load<f64>(a2 + at) - f3 * load<f64>(a3 + at));
+      }
+      const k1 = <usize>(k + 1) << 3;
+      store<f64>(row + k1, load<f64>(row + k1) - f1 * load<f64>(a1 + k1) - f2 * load<f64>(a2 + k1) - f3 * load<f64>(a3 + k1));
+      const k2 = k1 + 8;
+      store<f64>(row + k2, load<f64>(row + k2) - f2 * load<f64>(a2 + k2) - f3 * load<f64>(a3 + k2));
+      const k3 = k2 + 8;
+      store<f64>(row + k3, load<f64>(row + k3) - f3 * load<f64>(a3 + k3));
+    }
+    for (; k < i; k++) subtractScaledRow(row, inv + <usize>k * rowBytes, load<f64>(li + (<usize>k << 3)), k + 1);
+    const diagonal = load<f64>(li + (<usize>i << 3));
+    const d = f64x2.splat(diagonal);
+    let j = 0;
+    for (; j + 2 <= i; j += 2) v128.store(row + (<usize>j << 3), f64x2.div(v128.load(row + (<usize>j << 3)), d));
+    if (j < i) store<f64>(row + (<usize>j << 3), load<f64>(row + (<usize>j << 3)) / diagonal);
+    store<f64>(row + (<usize>i << 3), 1 / diagonal);
+  }
+  let i0 = 0;
+  for (; i0 + 3 < n; i0 += 4) {
+    const t0 = inv + (<usize>i0 << 3);
+    for (let j0 = 0; j0 <= i0; j0 += 4) {
+      const jAt = <usize>j0 << 3;
+      let c0a = f64x2.splat(0);
+      let c0b = f64x2.splat(0);
+      let c1a = f64x2.splat(0);
+      let c1b = f64x2.splat(0);
+      let c2a = f64x2.splat(0);
+      let c2b = f64x2.splat(0);
+      let c3a = f64x2.splat(0);
+      let c3b = f64x2.splat(0);
+      let r = <usize>i0 * rowBytes;
+      let ba = v128.load(inv + r + jAt);
+      let bb = v128.load(inv + r + jAt, 16);
+      let x = f64x2.splat(load<f64>(t0 + r));
+      c0a = f64x2.add(c0a, f64x2.mul(x, ba));
+      c0b = f64x2.add(c0b, f64x2.mul(x, bb));
+      r += rowBytes;
+      ba = v128.load(inv + r + jAt);
+      bb = v128.load(inv + r + jAt, 16);
+      x = f64x2.splat(load<f64>(t0 + r));
+      c0a = f64x2.add(c0a, f64x2.mul(x, ba));
+      c0b = f64x2.add(c0b, f64x2.mul(x, bb));
+      x = f64x2.splat(load<f64>(t0 + r, 8));
+      c1a = f64x2.add(c1a, f64x2.mul(x, ba));
+      c1b = f64x2.add(c1b, f64x2.mul(x, bb));
+      r += rowBytes;
+      ba = v128.load(inv + r + jAt);
+      bb = v128.load(inv + r + jAt, 16);
+      x = f64x2.splat(load<f64>(t0 + r));
+      c0a = f64x2.add(c0a, f64x2.mul(x, ba));
+      c0b = f64x2.add(c0b, f64x2.mul(x, bb));
+      x = f64x2.splat(load<f64>(t0 + r, 8));
+      c1a = f64x2.add(c1a, f64x2.mul(x, ba));
+      c1b = f64x2.add(c1b, f64x2.mul(x, bb));
+      x = f64x2.splat(load<f64>(t0 + r, 16));
+      c2a = f64x2.add(c2a, f64x2.mul(x, ba));
+      c2b = f64x2.add(c2b, f64x2.mul(x, bb));
+      for (let k = i0 + 3; k < n; k++) {
+        const at = inv + <usize>k * rowBytes;
+        ba = v128.load(at + jAt);
+        bb = v128.load(at + jAt, 16);
+        const x0 = f64x2.splat(load<f64>(at + (<usize>i0 << 3)));
+        const x1 = f64x2.splat(load<f64>(at + (<usize>i0 << 3), 8));
+        const x2 = f64x2.splat(load<f64>(at + (<usize>i0 << 3), 16));
+        const x3 = f64x2.splat(load<f64>(at + (<usize>i0 << 3), 24));
+        c0a = f64x2.add(c0a, f64x2.mul(x0, ba));
+        c0b = f64x2.add(c0b, f64x2.mul(x0, bb));
+        c1a = f64x2.add(c1a, f64x2.mul(x1, ba));
+        c1b = f64x2.add(c1b, f64x2.mul(x1, bb));
+        c2a = f64x2.add(c2a, f64x2.mul(x2, ba));
+        c2b = f64x2.add(c2b, f64x2.mul(x2, bb));
+        c3a = f64x2.add(c3a, f64x2.mul(x3, ba));
+        c3b = f64x2.add(c3b, f64x2.mul(x3, bb));
+      }
+      const o0 = out + <usize>i0 * rowBytes + jAt;
+      const o1 = o0 + rowBytes;
+      const o2 = o1 + rowBytes;
+      const o3 = o2 + rowBytes;
+      if (j0 == i0) {
+        store<f64>(o0, f64x2.extract_lane(c0a, 0));
+        v128.store(o1, c1a);
+        v128.store(o2, c2a);
+        store<f64>(o2, f64x2.extract_lane(c2b, 0), 16);
+        v128.store(o3, c3a);
+        v128.store(o3, c3b, 16);
+      } else {
+        v128.store(o0, c0a);
+        v128.store(o0, c0b, 16);
+        v128.store(o1, c1a);
+        v128.store(o1, c1b, 16);
+        v128.store(o2, c2a);
+        v128.store(o2, c2b, 16);
+        v128.store(o3, c3a);
+        v128.store(o3, c3b, 16);
+      }
+    }
+  }
+  for (let i = i0; i < n; i++) {
+    for (let j = 0; j <= i; j++) {
+      let sum: f64 = 0;
+      for (let k = i; k < n; k++) {
+        const at = inv + <usize>k * rowBytes;
+        sum += load<f64>(at + (<usize>i << 3)) * load<f64>(at + (<usize>j << 3));
+      }
+      store<f64>(out + <usize>i * rowBytes + (<usize>j << 3), sum);
+    }
+  }
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < i; j++) store<f64>(out + <usize>j * rowBytes + (<usize>i << 3), load<f64>(out + <usize>i * rowBytes + (<usize>j << 3)));
+  }
+}

@@ -17,6 +17,7 @@ interface DenseKernelExports {
   solveLowerTransposedTiled(l: number, n: number, b: number, cols: number, negatedTranspose: number, part: number): void;
   lowerTransposedTimesTiled(out: number, src: number, l: number, m: number, n: number, transposed: number, lowerOnly: number): void;
   choleskyFactor(a: number, n: number, l: number, lt: number, jitter: number): number;
+  choleskyInverse(l: number, n: number, out: number, inv: number): void;
 }
 
 /**
