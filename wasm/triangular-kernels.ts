@@ -4,6 +4,8 @@
 // the JavaScript formula it replaces (every output's terms one by one in the same order, two independent outputs
 // per vector, no fused multiply-add), so results are bit for bit those of that formula.
 
+import { storeTile } from './tile-store';
+
 /**
  * out[i·ldo + j] += Σ_{q<k} a[i·lda + q]·src[q·lds + j] for i < m, j < n (strides in doubles). Tiles of 4 rows ×
  * 4 columns (eight vector sums; each loaded pair of `src` used four times, each value of `a` twice); every entry
@@ -488,27 +490,7 @@ export function choleskyInverse(l: usize, n: i32, out: usize, inv: usize): void 
         c3a = f64x2.add(c3a, f64x2.mul(x3, ba));
         c3b = f64x2.add(c3b, f64x2.mul(x3, bb));
       }
-      const o0 = out + <usize>i0 * rowBytes + jAt;
-      const o1 = o0 + rowBytes;
-      const o2 = o1 + rowBytes;
-      const o3 = o2 + rowBytes;
-      if (j0 == i0) {
-        store<f64>(o0, f64x2.extract_lane(c0a, 0));
-        v128.store(o1, c1a);
-        v128.store(o2, c2a);
-        store<f64>(o2, f64x2.extract_lane(c2b, 0), 16);
-        v128.store(o3, c3a);
-        v128.store(o3, c3b, 16);
-      } else {
-        v128.store(o0, c0a);
-        v128.store(o0, c0b, 16);
-        v128.store(o1, c1a);
-        v128.store(o1, c1b, 16);
-        v128.store(o2, c2a);
-        v128.store(o2, c2b, 16);
-        v128.store(o3, c3a);
-        v128.store(o3, c3b, 16);
-      }
+      storeTile(out + <usize>i0 * rowBytes + jAt, rowBytes, j0 == i0, c0a, c0b, c1a, c1b, c2a, c2b, c3a, c3b);
     }
   }
   for (let i = i0; i < n; i++) {

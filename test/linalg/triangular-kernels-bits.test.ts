@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { cholesky } from '../../src/linalg/cholesky.js';
-import { choleskyInverse } from '../../src/linalg/cholesky-inverse.js';
 import { gemmNnAccumulate } from '../../src/linalg/gemm-nn-accumulate.js';
 import { lowerTransposedTimesTiled } from '../../src/linalg/lower-transposed-times-tiled.js';
 import { solveLowerRows } from '../../src/linalg/solve-lower-rows.js';
@@ -97,30 +96,6 @@ describe('WebAssembly triangular kernels: bit for bit the scalar formulas', () =
       const jitter = cholesky(singular, n, l);
       expect(jitter).toBeGreaterThan(0);
       expect(bits(l)).toEqual(bits(plainCholesky(singular, n, jitter)));
-    });
-
-    it(`n = ${n}: choleskyInverse is (L⁻¹)ᵀL⁻¹ by the column-by-column formulas`, () => {
-      const l = lower(n, 3 * n);
-      const inv = new Float64Array(n * n);
-      for (let j = 0; j < n; j++) {
-        inv[j * n + j] = 1 / l[j * n + j];
-        for (let i = j + 1; i < n; i++) {
-          let sum = 0;
-          for (let k = j; k < i; k++) sum -= l[i * n + k] * inv[k * n + j];
-          inv[i * n + j] = sum / l[i * n + i];
-        }
-      }
-      const expected = new Float64Array(n * n);
-      for (let i = 0; i < n; i++) {
-        for (let j = 0; j <= i; j++) {
-          let sum = 0;
-          for (let k = i; k < n; k++) sum += inv[k * n + i] * inv[k * n + j];
-          expected[i * n + j] = expected[j * n + i] = sum;
-        }
-      }
-      const out = new Float64Array(n * n).fill(9);
-      choleskyInverse(l, n, out);
-      expect(bits(out)).toEqual(bits(expected));
     });
 
     it(`n = ${n}: the triangular solves and Lᵀ·src are the substitution loops`, () => {
