@@ -3,7 +3,7 @@
 // scalar formula it replaces (each output's terms added one by one in the same order; no fused multiply-add),
 // so results are bit for bit those of that formula.
 
-import { storeTile } from './tile-store';
+import { storeTile } from './register-tile';
 
 /** First byte free for callers' data. */
 export function heapBase(): usize {

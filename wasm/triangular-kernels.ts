@@ -4,7 +4,7 @@
 // the JavaScript formula it replaces (every output's terms one by one in the same order, two independent outputs
 // per vector, no fused multiply-add), so results are bit for bit those of that formula.
 
-import { storeTile } from './tile-store';
+import { accumulateTile } from './register-tile';
 
 /**
  * out[i·ldo + j] += Σ_{q<k} a[i·lda + q]·src[q·lds + j] for i < m, j < n (strides in doubles). Tiles of 4 rows ×
@@ -28,41 +28,7 @@ export function gemmNnAccumulate(out: usize, ldo: i32, a: usize, lda: i32, src: 
     let j = 0;
     for (; j + 3 < n; j += 4) {
       const at = <usize>j << 3;
-      let c0a = v128.load(o0 + at);
-      let c0b = v128.load(o0 + at, 16);
-      let c1a = v128.load(o1 + at);
-      let c1b = v128.load(o1 + at, 16);
-      let c2a = v128.load(o2 + at);
-      let c2b = v128.load(o2 + at, 16);
-      let c3a = v128.load(o3 + at);
-      let c3b = v128.load(o3 + at, 16);
-      let s = src + at;
-      for (let q = 0; q < k; q++) {
-        const qa = <usize>q << 3;
-        const ba = v128.load(s);
-        const bb = v128.load(s, 16);
-        const x0 = f64x2.splat(load<f64>(a0 + qa));
-        const x1 = f64x2.splat(load<f64>(a1 + qa));
-        const x2 = f64x2.splat(load<f64>(a2 + qa));
-        const x3 = f64x2.splat(load<f64>(a3 + qa));
-        c0a = f64x2.add(c0a, f64x2.mul(x0, ba));
-        c0b = f64x2.add(c0b, f64x2.mul(x0, bb));
-        c1a = f64x2.add(c1a, f64x2.mul(x1, ba));
-        c1b = f64x2.add(c1b, f64x2.mul(x1, bb));
-        c2a = f64x2.add(c2a, f64x2.mul(x2, ba));
-        c2b = f64x2.add(c2b, f64x2.mul(x2, bb));
-        c3a = f64x2.add(c3a, f64x2.mul(x3, ba));
-        c3b = f64x2.add(c3b, f64x2.mul(x3, bb));
-        s += srcRow;
-      }
-      v128.store(o0 + at, c0a);
-      v128.store(o0 + at, c0b, 16);
-      v128.store(o1 + at, c1a);
-      v128.store(o1 + at, c1b, 16);
-      v128.store(o2 + at, c2a);
-      v128.store(o2 + at, c2b, 16);
-      v128.store(o3 + at, c3a);
-      v128.store(o3 + at, c3b, 16);
+      accumulateTile(o0 + at, outRow, a0, aRow, 8, src + at, srcRow, k, false);
     }
     for (; j < n; j++) {
       const at = <usize>j << 3;
@@ -115,6 +81,15 @@ export function gemmNnAccumulate(out: usize, ldo: i32, a: usize, lda: i32, src: 
       store<f64>(oi + at, c);
     }
   }
+}
+
+/** The 4 f64 at `acc` += x·(the 4 at b), two per vector. */
+// @ts-ignore: decorator
+@inline
+function accumulateRow(acc: usize, x: f64, b: usize): void {
+  const v = f64x2.splat(x);
+  v128.store(acc, f64x2.add(v128.load(acc), f64x2.mul(v, v128.load(b))));
+  v128.store(acc, f64x2.add(v128.load(acc, 16), f64x2.mul(v, v128.load(b, 16))), 16);
 }
 
 /** row[c] −= f·source[c] for c < count, two c per vector. */
@@ -291,51 +266,12 @@ export function choleskyFactor(a: usize, n: i32, l: usize, lt: usize, jitter: f6
     const first = <usize>i0 * rowBytes;
     for (let j0 = 0; j0 <= i0; j0 += 4) {
       const at = first + (<usize>j0 << 3);
-      const x0 = l + first;
-      const x1 = x0 + rowBytes;
-      const x2 = x1 + rowBytes;
-      const x3 = x2 + rowBytes;
-      let c0a = v128.load(a + at);
-      let c0b = v128.load(a + at, 16);
-      let c1a = v128.load(a + at + rowBytes);
-      let c1b = v128.load(a + at + rowBytes, 16);
-      let c2a = v128.load(a + at + 2 * rowBytes);
-      let c2b = v128.load(a + at + 2 * rowBytes, 16);
-      let c3a = v128.load(a + at + 3 * rowBytes);
-      let c3b = v128.load(a + at + 3 * rowBytes, 16);
-      if (j0 == i0) {
-        c0a = f64x2.replace_lane(c0a, 0, f64x2.extract_lane(c0a, 0) + jitter);
-        c1a = f64x2.replace_lane(c1a, 1, f64x2.extract_lane(c1a, 1) + jitter);
-        c2b = f64x2.replace_lane(c2b, 0, f64x2.extract_lane(c2b, 0) + jitter);
-        c3b = f64x2.replace_lane(c3b, 1, f64x2.extract_lane(c3b, 1) + jitter);
+      for (let r: usize = 0; r < 4; r++) {
+        v128.store(l + at + r * rowBytes, v128.load(a + at + r * rowBytes));
+        v128.store(l + at + r * rowBytes, v128.load(a + at + r * rowBytes, 16), 16);
       }
-      let panel = lt + (<usize>j0 << 3);
-      for (let k = 0; k < j0; k++) {
-        const ka = <usize>k << 3;
-        const ba = v128.load(panel);
-        const bb = v128.load(panel, 16);
-        const f0 = f64x2.splat(load<f64>(x0 + ka));
-        const f1 = f64x2.splat(load<f64>(x1 + ka));
-        const f2 = f64x2.splat(load<f64>(x2 + ka));
-        const f3 = f64x2.splat(load<f64>(x3 + ka));
-        c0a = f64x2.sub(c0a, f64x2.mul(f0, ba));
-        c0b = f64x2.sub(c0b, f64x2.mul(f0, bb));
-        c1a = f64x2.sub(c1a, f64x2.mul(f1, ba));
-        c1b = f64x2.sub(c1b, f64x2.mul(f1, bb));
-        c2a = f64x2.sub(c2a, f64x2.mul(f2, ba));
-        c2b = f64x2.sub(c2b, f64x2.mul(f2, bb));
-        c3a = f64x2.sub(c3a, f64x2.mul(f3, ba));
-        c3b = f64x2.sub(c3b, f64x2.mul(f3, bb));
-        panel += rowBytes;
-      }
-      v128.store(l + at, c0a);
-      v128.store(l + at, c0b, 16);
-      v128.store(l + at + rowBytes, c1a);
-      v128.store(l + at + rowBytes, c1b, 16);
-      v128.store(l + at + 2 * rowBytes, c2a);
-      v128.store(l + at + 2 * rowBytes, c2b, 16);
-      v128.store(l + at + 3 * rowBytes, c3a);
-      v128.store(l + at + 3 * rowBytes, c3b, 16);
+      if (j0 == i0) for (let r: usize = 0; r < 4; r++) store<f64>(l + at + r * (rowBytes + 8), load<f64>(l + at + r * (rowBytes + 8)) + jitter);
+      accumulateTile(l + at, rowBytes, l + first, rowBytes, 8, lt + (<usize>j0 << 3), rowBytes, j0, true);
       for (let r = 0; r < 4; r++) {
         const i = i0 + r;
         const rowI = l + <usize>i * rowBytes;
@@ -438,59 +374,13 @@ export function choleskyInverse(l: usize, n: i32, out: usize, inv: usize): void 
     const t0 = inv + (<usize>i0 << 3);
     for (let j0 = 0; j0 <= i0; j0 += 4) {
       const jAt = <usize>j0 << 3;
-      let c0a = f64x2.splat(0);
-      let c0b = f64x2.splat(0);
-      let c1a = f64x2.splat(0);
-      let c1b = f64x2.splat(0);
-      let c2a = f64x2.splat(0);
-      let c2b = f64x2.splat(0);
-      let c3a = f64x2.splat(0);
-      let c3b = f64x2.splat(0);
-      let r = <usize>i0 * rowBytes;
-      let ba = v128.load(inv + r + jAt);
-      let bb = v128.load(inv + r + jAt, 16);
-      let x = f64x2.splat(load<f64>(t0 + r));
-      c0a = f64x2.add(c0a, f64x2.mul(x, ba));
-      c0b = f64x2.add(c0b, f64x2.mul(x, bb));
-      r += rowBytes;
-      ba = v128.load(inv + r + jAt);
-      bb = v128.load(inv + r + jAt, 16);
-      x = f64x2.splat(load<f64>(t0 + r));
-      c0a = f64x2.add(c0a, f64x2.mul(x, ba));
-      c0b = f64x2.add(c0b, f64x2.mul(x, bb));
-      x = f64x2.splat(load<f64>(t0 + r, 8));
-      c1a = f64x2.add(c1a, f64x2.mul(x, ba));
-      c1b = f64x2.add(c1b, f64x2.mul(x, bb));
-      r += rowBytes;
-      ba = v128.load(inv + r + jAt);
-      bb = v128.load(inv + r + jAt, 16);
-      x = f64x2.splat(load<f64>(t0 + r));
-      c0a = f64x2.add(c0a, f64x2.mul(x, ba));
-      c0b = f64x2.add(c0b, f64x2.mul(x, bb));
-      x = f64x2.splat(load<f64>(t0 + r, 8));
-      c1a = f64x2.add(c1a, f64x2.mul(x, ba));
-      c1b = f64x2.add(c1b, f64x2.mul(x, bb));
-      x = f64x2.splat(load<f64>(t0 + r, 16));
-      c2a = f64x2.add(c2a, f64x2.mul(x, ba));
-      c2b = f64x2.add(c2b, f64x2.mul(x, bb));
-      for (let k = i0 + 3; k < n; k++) {
+      const o = out + <usize>i0 * rowBytes + jAt;
+      for (let r: usize = 0; r < 4; r++) memory.fill(o + r * rowBytes, 0, 32);
+      for (let k = i0; k < i0 + 3; k++) {
         const at = inv + <usize>k * rowBytes;
-        ba = v128.load(at + jAt);
-        bb = v128.load(at + jAt, 16);
-        const x0 = f64x2.splat(load<f64>(at + (<usize>i0 << 3)));
-        const x1 = f64x2.splat(load<f64>(at + (<usize>i0 << 3), 8));
-        const x2 = f64x2.splat(load<f64>(at + (<usize>i0 << 3), 16));
-        const x3 = f64x2.splat(load<f64>(at + (<usize>i0 << 3), 24));
-        c0a = f64x2.add(c0a, f64x2.mul(x0, ba));
-        c0b = f64x2.add(c0b, f64x2.mul(x0, bb));
-        c1a = f64x2.add(c1a, f64x2.mul(x1, ba));
-        c1b = f64x2.add(c1b, f64x2.mul(x1, bb));
-        c2a = f64x2.add(c2a, f64x2.mul(x2, ba));
-        c2b = f64x2.add(c2b, f64x2.mul(x2, bb));
-        c3a = f64x2.add(c3a, f64x2.mul(x3, ba));
-        c3b = f64x2.add(c3b, f64x2.mul(x3, bb));
+        for (let r = i0; r <= k; r++) accumulateRow(o + <usize>(r - i0) * rowBytes, load<f64>(at + (<usize>r << 3)), at + jAt);
       }
-      storeTile(out + <usize>i0 * rowBytes + jAt, rowBytes, j0 == i0, c0a, c0b, c1a, c1b, c2a, c2b, c3a, c3b);
+      accumulateTile(o, rowBytes, t0 + <usize>(i0 + 3) * rowBytes, 8, rowBytes, inv + <usize>(i0 + 3) * rowBytes + jAt, rowBytes, n - i0 - 3, false);
     }
   }
   for (let i = i0; i < n; i++) {
