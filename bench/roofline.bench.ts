@@ -19,7 +19,9 @@ import { symmetricRank1Update } from '../src/linalg/symmetric-rank1-update.js';
  * measured in the same run: numpy's single-thread float64 GEMM (bench/python/gemm_peak.py with its BLAS held
  * to one thread; skipped with a message without python3 or numpy) and the best figure of our own kernels.
  * Flops are the textbook counts (2mnk for a product, n³/3 for Cholesky, n²·cols for a triangular solve of
- * cols right-hand sides); a kernel that skips zeros is charged only for what it must do.
+ * cols right-hand sides; the solves' time includes restoring B, which is small beside it); a kernel that skips
+ * zeros is charged only for what it must do. With 128-bit vectors and no fused multiply-add (WebAssembly SIMD
+ * in Node 20), a core's arithmetic peak is about half that of the AVX2 FMA a BLAS uses.
  * `ROOFLINE_MS` (default 300): CPU milliseconds per case.
  */
 const CASE_MS = Number(process.env.ROOFLINE_MS ?? 300);
@@ -107,19 +109,24 @@ for (const n of [10, 25, 100, 400, 500]) {
   const { a, l } = spd(n);
   const factor = new Float64Array(n * n);
   const inverse = new Float64Array(n * n);
-  const work = new Float64Array(n * n);
   measure('cholesky', `n=${n}`, n ** 3 / 3, () => cholesky(a, n, factor));
-  measure('choleskyInverse', `n=${n}`, (2 * n ** 3) / 3, () => choleskyInverse(l, n, inverse, work));
+  measure('choleskyInverse', `n=${n}`, (2 * n ** 3) / 3, () => choleskyInverse(l, n, inverse));
 }
 for (const [m, cols] of [[100, 1000], [200, 1000], [500, 1000], [100, 100]] as const) {
   const { l } = spd(m);
-  const b = random(m * cols, 6);
-  const scratch = new Float64Array(m * m);
+  const b0 = random(m * cols, 6);
+  const b = b0.slice();
   const src = random(m * cols, 7);
   const out = new Float64Array(m * cols);
-  measure('solveLowerRows L⁻¹B', `M=${m} cols=${cols}`, m * m * cols, () => solveLowerRows(l, m, b, cols, scratch));
-  measure('solveLowerTransposedTiled L⁻ᵀB', `M=${m} cols=${cols}`, m * m * cols, () => solveLowerTransposedTiled(l, m, b, cols, scratch));
-  measure('lowerTransposedTimesTiled LᵀB', `M=${m} n=${cols}`, m * m * cols, () => lowerTransposedTimesTiled(out, src, l, m, cols, scratch));
+  measure('solveLowerRows L⁻¹B', `M=${m} cols=${cols}`, m * m * cols, () => {
+    b.set(b0);
+    solveLowerRows(l, m, b, cols);
+  });
+  measure('solveLowerTransposedTiled L⁻ᵀB', `M=${m} cols=${cols}`, m * m * cols, () => {
+    b.set(b0);
+    solveLowerTransposedTiled(l, m, b, cols);
+  });
+  measure('lowerTransposedTimesTiled LᵀB', `M=${m} n=${cols}`, m * m * cols, () => lowerTransposedTimesTiled(out, src, l, m, cols));
 }
 for (const d of [10, 25, 100, 400]) {
   const { a } = spd(d);

@@ -3,6 +3,8 @@
 // scalar formula it replaces (each output's terms added one by one in the same order; no fused multiply-add),
 // so results are bit for bit those of that formula.
 
+import { storeTile } from './register-tile';
+
 /** First byte free for callers' data. */
 export function heapBase(): usize {
   return __heap_base;
@@ -196,27 +198,7 @@ export function gemmNt(out: usize, ldo: i32, x: usize, y: usize, m: i32, p: i32,
         c3a = f64x2.add(c3a, f64x2.mul(a3, ba));
         c3b = f64x2.add(c3b, f64x2.mul(a3, bb));
       }
-      const o0 = out + <usize>i * outRow + (<usize>j << 3);
-      const o1 = o0 + outRow;
-      const o2 = o1 + outRow;
-      const o3 = o2 + outRow;
-      if (lower && i == j) {
-        store<f64>(o0, f64x2.extract_lane(c0a, 0));
-        v128.store(o1, c1a);
-        v128.store(o2, c2a);
-        store<f64>(o2, f64x2.extract_lane(c2b, 0), 16);
-        v128.store(o3, c3a);
-        v128.store(o3, c3b, 16);
-      } else {
-        v128.store(o0, c0a);
-        v128.store(o0, c0b, 16);
-        v128.store(o1, c1a);
-        v128.store(o1, c1b, 16);
-        v128.store(o2, c2a);
-        v128.store(o2, c2b, 16);
-        v128.store(o3, c3a);
-        v128.store(o3, c3b, 16);
-      }
+      storeTile(out + <usize>i * outRow + (<usize>j << 3), outRow, lower && i == j, c0a, c0b, c1a, c1b, c2a, c2b, c3a, c3b);
     }
     for (; i < m; i++) {
       const last = lower ? min(j + 4, i + 1) : j + 4;
@@ -236,3 +218,5 @@ function dotRows(x: usize, y: usize, n: i32, j: i32, yTriangle: i32): f64 {
   for (let q = from; q < until; q++) sum += load<f64>(x + (<usize>q << 3)) * load<f64>(y + (<usize>q << 3));
   return sum;
 }
+
+export { choleskyFactor, choleskyInverse, gemmNnAccumulate, lowerTransposedTimesTiled, solveLowerRows, solveLowerTransposedTiled } from './triangular-kernels';

@@ -1,4 +1,5 @@
 import { NumericalError } from '../core/numerical-error.js';
+import { denseKernels } from './dense-kernels.js';
 
 /** Options of {@link cholesky}. */
 export interface CholeskyOptions {
@@ -10,60 +11,11 @@ export interface CholeskyOptions {
   readonly what?: string;
 }
 
-/**
- * Row by row (Cholesky–Banachiewicz), four rows at a time: their entries left of the block's diagonal go
- * column by column (four independent sums sharing the loads of row j), then the block's own triangle. Every
- * entry is the same sum, in the same order, as in the one-row loop.
- */
-function factorInPlace(a: Float64Array, n: number, l: Float64Array, jitter: number): boolean {
-  let i0 = 0;
-  for (; i0 + 3 < n; i0 += 4) {
-    const r0 = i0 * n;
-    const r1 = r0 + n;
-    const r2 = r1 + n;
-    const r3 = r2 + n;
-    for (let j = 0; j < i0; j++) {
-      const rowJ = j * n;
-      let s0 = a[r0 + j];
-      let s1 = a[r1 + j];
-      let s2 = a[r2 + j];
-      let s3 = a[r3 + j];
-      for (let k = 0; k < j; k++) {
-        const f = l[rowJ + k];
-        s0 -= l[r0 + k] * f;
-        s1 -= l[r1 + k] * f;
-        s2 -= l[r2 + k] * f;
-        s3 -= l[r3 + k] * f;
-      }
-      const pivot = l[rowJ + j];
-      l[r0 + j] = s0 / pivot;
-      l[r1 + j] = s1 / pivot;
-      l[r2 + j] = s2 / pivot;
-      l[r3 + j] = s3 / pivot;
-    }
-    if (!factorRows(a, n, l, jitter, i0, i0 + 4, i0)) return false;
-  }
-  return factorRows(a, n, l, jitter, i0, n, 0);
-}
-
-/** Rows from..to−1 of the factor, columns from `first` on (those left of it already in `l`). */
-function factorRows(a: Float64Array, n: number, l: Float64Array, jitter: number, from: number, to: number, first: number): boolean {
-  for (let i = from; i < to; i++) {
-    const rowI = i * n;
-    for (let j = first; j <= i; j++) {
-      const rowJ = j * n;
-      let sum = a[rowI + j];
-      if (i === j) sum += jitter;
-      for (let k = 0; k < j; k++) sum -= l[rowI + k] * l[rowJ + k];
-      if (i === j) {
-        if (!(sum > 0) || !Number.isFinite(sum)) return false;
-        l[rowI + i] = Math.sqrt(sum);
-      } else {
-        l[rowI + j] = sum / l[rowJ + j];
-      }
-    }
-    for (let j = i + 1; j < n; j++) l[rowI + j] = 0;
-  }
+/** Factors A + jitter·I from Float64 index `aAt` of the kernels' memory (L and Lᵀ after it) into `l` if it is positive definite. */
+function factor(aAt: number, n: number, l: Float64Array, jitter: number): boolean {
+  const lAt = aAt + n * n;
+  if (denseKernels.kernels.choleskyFactor(aAt * 8, n, lAt * 8, (lAt + n * n) * 8, jitter) === 0) return false;
+  denseKernels.read(lAt, l, n * n);
   return true;
 }
 
@@ -71,18 +23,22 @@ function factorRows(a: Float64Array, n: number, l: Float64Array, jitter: number,
  * Lower Cholesky factor L (row-major, upper triangle zeroed) of a symmetric positive-definite
  * n×n matrix A, reading only A's lower triangle. If A is not numerically positive definite, retries
  * with jitter·I added (jitter = initialJitter·mean(diag A), ×10 each try); after `maxTries` it
- * throws {@link NumericalError}. Returns the jitter that was needed (0 if none). `l` may alias `a`
- * only when no retry can happen; pass a separate buffer to keep A.
+ * throws {@link NumericalError}. Returns the jitter that was needed (0 if none). `l` may alias `a`.
+ * The factorisation runs in the WebAssembly SIMD kernel (wasm/triangular-kernels.ts: row by row,
+ * Cholesky–Banachiewicz, in 4×4 register tiles), every entry's terms in the order of the one-row loop, so
+ * L is bit for bit that of the scalar formula; A is copied in once for all tries, L copied out on success.
  */
 export function cholesky(a: Float64Array, n: number, l: Float64Array, options: CholeskyOptions = {}): number {
-  if (factorInPlace(a, n, l, 0)) return 0;
+  const aAt = denseKernels.reserve(3 * n * n);
+  denseKernels.write(aAt, a, n * n);
+  if (factor(aAt, n, l, 0)) return 0;
   let meanDiagonal = 0;
   for (let i = 0; i < n; i++) meanDiagonal += Math.abs(a[i * n + i]);
   meanDiagonal = n > 0 && meanDiagonal > 0 ? meanDiagonal / n : 1;
   let jitter = (options.initialJitter ?? 1e-10) * meanDiagonal;
   const maxTries = options.maxTries ?? 6;
   for (let attempt = 0; attempt < maxTries; attempt++, jitter *= 10) {
-    if (factorInPlace(a, n, l, jitter)) return jitter;
+    if (factor(aAt, n, l, jitter)) return jitter;
   }
   throw new NumericalError(`${options.what ?? 'matrix'} is not positive definite, even with jitter ${(jitter / 10).toExponential(2)} added to the diagonal`, { field: options.what ?? 'matrix' });
 }

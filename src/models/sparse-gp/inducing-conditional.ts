@@ -138,7 +138,7 @@ export class InducingConditional {
   private finishMarginals(p: SparseGpParameters, mTilde: Float64Array, lTilde: Float64Array, n: number): void {
     const M = this.M;
     const { solved, t, mu, v } = this;
-    lowerTransposedTimesTiled(t, solved, lTilde, M, n, this.scratch);
+    lowerTransposedTimesTiled(t, solved, lTilde, M, n);
     const s2 = p.kernel.variance;
     for (let i = 0; i < n; i++) {
       mu[i] = p.meanConstant;
@@ -200,7 +200,7 @@ export class InducingConditional {
         meanSolve[a] = sum / lk[a * M + a];
       }
       lhat.set(p.L);
-      solveLowerRows(lk, M, lhat, M, this.scratch, 'lower');
+      solveLowerRows(lk, M, lhat, M, 'lower');
     }
     this.finishMarginals(p, this.whitenedMean(p), this.whitenedFactor(p), n);
   }
@@ -221,7 +221,7 @@ export class InducingConditional {
     const { kuf, solved } = this;
     p.kernel.cross(p.Z, M, x, n, kuf);
     solved.set(kuf.subarray(0, M * n));
-    solveLowerRows(this.lk, M, solved, n, this.scratch);
+    solveLowerRows(this.lk, M, solved, n);
   }
 
   /**
@@ -318,7 +318,7 @@ export class InducingConditional {
       for (let b = 0; b < a; b++) work[b * M + a] = work[a * M + b];
       work[a * M + a] -= 1;
     }
-    solveLowerTransposedTiled(lk, M, work, M, scratch);
+    solveLowerTransposedTiled(lk, M, work, M);
     for (let e = 0; e < M * M; e++) kufFactor[e] = 2 * work[e];
     gemmNnAccumulate(kufBar, 0, kufFactor, 0, M, dmat, 0, M, M, n);
     // RW̃ on the lower triangle (rows of R against rows of the symmetric W̃)
@@ -334,14 +334,14 @@ export class InducingConditional {
    */
   unwhitenGradient(gradient: SparseGpGradient, hyper: boolean): void {
     const M = this.M;
-    const { lk, lbar, work, meanSolve, lhat, scratch } = this;
+    const { lk, lbar, work, meanSolve, lhat } = this;
     const gm = gradient.m;
     const gL = gradient.L;
     if (hyper) {
       // only the lower triangle of Lk⁻ᵀ(…) is kept, and it needs only the lower triangle of (…)
       gemmNt(work, M, gL, lhat, M, M, M, true, 'lower');
       for (let a = 0; a < M; a++) for (let b = 0; b <= a; b++) work[a * M + b] += gm[a] * meanSolve[b];
-      solveLowerTransposedTiled(lk, M, work, M, scratch, 'lower');
+      solveLowerTransposedTiled(lk, M, work, M, 'lower');
       for (let a = 0; a < M; a++) for (let b = 0; b <= a; b++) lbar[a * M + b] -= work[a * M + b];
     }
     for (let a = M - 1; a >= 0; a--) {
@@ -349,7 +349,7 @@ export class InducingConditional {
       for (let b = a + 1; b < M; b++) sum -= lk[b * M + a] * gm[b];
       gm[a] = sum / lk[a * M + a];
     }
-    solveLowerTransposedTiled(lk, M, gL, M, scratch, 'lower');
+    solveLowerTransposedTiled(lk, M, gL, M, 'lower');
     for (let a = 0; a < M; a++) for (let b = a + 1; b < M; b++) gL[a * M + b] = 0;
   }
 
@@ -363,7 +363,7 @@ export class InducingConditional {
     const { lk, kuuBar, work, lbar } = this;
     kuuBar.fill(0);
     // P = Φ(Lkᵀ L̄k) into work
-    lowerTransposedTimesTiled(work, lbar, lk, M, M, this.scratch, 'lower');
+    lowerTransposedTimesTiled(work, lbar, lk, M, M, 'lower');
     for (let a = 0; a < M; a++) {
       work[a * M + a] *= 0.5;
       for (let b = a + 1; b < M; b++) work[a * M + b] = 0;
@@ -371,9 +371,9 @@ export class InducingConditional {
     // G = Lk⁻ᵀ P Lk⁻¹: first X = P Lk⁻¹ as Xᵀ = Lk⁻ᵀPᵀ (upper triangular, as Pᵀ is), then Lk⁻ᵀ X.
     const transposed = this.transposed;
     for (let a = 0; a < M; a++) for (let b = 0; b < M; b++) transposed[b * M + a] = work[a * M + b];
-    solveLowerTransposedTiled(lk, M, transposed, M, this.scratch, 'upper');
+    solveLowerTransposedTiled(lk, M, transposed, M, 'upper');
     for (let a = 0; a < M; a++) for (let b = 0; b < M; b++) work[a * M + b] = transposed[b * M + a];
-    solveLowerTransposedTiled(lk, M, work, M, this.scratch);
+    solveLowerTransposedTiled(lk, M, work, M);
     for (let a = 0; a < M; a++) {
       for (let b = 0; b < M; b++) kuuBar[a * M + b] += 0.5 * (work[a * M + b] + work[b * M + a]);
     }

@@ -26,7 +26,7 @@ export function heldAlphaPosterior(state: VbLinearState, work: Float64Array): vo
     state.logDetV = -inverseOfKept(precision, d, pruned, V, work.subarray(2 * d2, 4 * d2), factor);
   } else {
     cholesky(precision, d, factor, { what: 'posterior precision V_N⁻¹' });
-    choleskyInverse(factor, d, V, work.subarray(2 * d2, 3 * d2));
+    choleskyInverse(factor, d, V);
     state.logDetV = -logDetCholesky(factor, d);
   }
   gemv(V, d, d, xty, w);

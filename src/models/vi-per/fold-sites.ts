@@ -16,7 +16,7 @@ export function foldSites(family: string, state: ViPerState, workspace: ViPerWor
   const { dim: d, mu, factor, anchorMean, anchorFactor, bufferX: x, bufferY: y, bufferWeights: weights, buffered } = state;
   const likelihood = workspace.objective.likelihood;
   const { gMu: shift, precision, work, sigma, u, rowGradient: g } = workspace.natural;
-  choleskyInverse(anchorFactor, d, precision, work);
+  choleskyInverse(anchorFactor, d, precision);
   for (let a = 0; a < d; a++) {
     let sum = 0;
     for (let b = 0; b < d; b++) sum += precision[a * d + b] * anchorMean[b];

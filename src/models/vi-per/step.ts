@@ -62,7 +62,7 @@ function naturalSteps(family: string, state: ViPerState, batch: Batch, workspace
     for (let a = 0; a < d; a++) for (let b = 0; b < d; b++) gMu[a] -= p0[a * d + b] * (mu[b] - prior.mean[b]);
     const rho = sviStepSize(settings, adam.t);
     // Σ⁻¹ from the current factor, then the natural-parameter step (lower triangle; diagonal form: diagonal).
-    choleskyInverse(factor, d, precision, work);
+    choleskyInverse(factor, d, precision);
     for (let a = 0; a < d; a++) {
       for (let b = 0; b <= a; b++) {
         if (!full && a !== b) { precision[a * d + b] = 0; continue; }
