@@ -111,10 +111,19 @@ export class ForgettingBank<Member extends object> implements Restorable<Forgett
         else this.members[j] = cloneState(other.members[j]);
       }
     }
-    this.candidateOf.set(other.candidateOf);
-    this.evidence.set(other.evidence);
-    this.memory.set(other.memory);
-    Object.assign(this.counters, other.counters);
+    for (let j = 0; j < this.candidateOf.length; j++) this.candidateOf[j] = other.candidateOf[j];
+    for (let k = 0; k < this.evidence.length; k++) {
+      this.evidence[k] = other.evidence[k];
+      this.memory[k] = other.memory[k];
+    }
+    const counters = this.counters;
+    const from = other.counters;
+    counters.leader = from.leader;
+    counters.sinceForget = from.sinceForget;
+    counters.awake = from.awake;
+    counters.wakes = from.wakes;
+    counters.surprise = from.surprise;
+    counters.calm = from.calm;
   }
 
   /**
@@ -176,9 +185,8 @@ export class ForgettingBank<Member extends object> implements Restorable<Forgett
 
   /** Adds the leader's excess surprise at a record of log predictive probability `logPredictive` to the CUSUM; true (and the CUSUM cleared) when it passes {@link ALARM}. */
   private alarmed(logPredictive: number): boolean {
-    const p = Math.min(1, Math.exp(logPredictive));
-    const q = 1 - p;
-    const entropy = -(p > 0 ? p * Math.log(p) : 0) - (q > 0 ? q * Math.log(q) : 0);
+    const p = Math.exp(logPredictive);
+    const entropy = p < 1 ? -p * logPredictive - (1 - p) * Math.log1p(-p) : 0;
     const counters = this.counters;
     counters.surprise = Math.max(0, counters.surprise - logPredictive - entropy - SURPRISE_ALLOWANCE);
     if (!(counters.surprise > ALARM)) return false;
