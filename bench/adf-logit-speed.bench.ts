@@ -13,7 +13,8 @@ import { syntheticLogistic } from './synthetic-logistic.js';
  * p = 10 and 25 on seeded logistic streams: records per CPU-second (the best of three passes after a
  * warm-up, so a busy neighbour costs less) and the prequential log-loss, beside vb-logit-online in
  * this process and River's LogisticRegression() on the same streams in bench/python/logistic_river.py
- * (skipped with a message without python3 or river). Issue 28's targets: ≥ 2.5× River at p = 10 and
+ * (skipped with a message without python3 or river), and the default against `forgetting: 'none'` (the cost of
+ * adaptive forgetting). Issue 28's targets: ≥ 2.5× River at p = 10 and
  * ≥ 1.5× at p = 25 with the same accuracy (the log-loss here; KL to the one-batch vi-gh fit in
  * bench/adf.bench.ts).
  */
@@ -70,14 +71,15 @@ const streams = [10, 25].map((d) => ({ d, data: syntheticLogistic(STREAM, d, 42 
 const river = runRiver(streams);
 out(`adf-logit test-then-train on one core: records per CPU-second over a ${formatCount(STREAM)}-record stream (syntheticLogistic, seed 42 + p; predict, then update with the record), best of 3 passes`);
 out(typeof river === 'string' ? `River part skipped: ${river} (pip install river to compare)` : `River ${river.version}: LogisticRegression() predict_proba_one + learn_one on the same streams, in the same run`);
-out('    p   adf-logit/s   log-loss   vb-logit-online/s   log-loss   River/s   log-loss   adf/River (target)   adf/vb-logit-online');
+out('    p   adf-logit/s   log-loss   vb-logit-online/s   log-loss   River/s   log-loss   adf/River (target)   adf/vb-logit-online   adf/adf forgetting none');
 for (const { d, data } of streams) {
   const adf = testThenTrain(() => adfLogitFamily.create(d), data, d);
+  const plain = testThenTrain(() => adfLogitFamily.create(d, { forgetting: 'none' }), data, d);
   const vb = testThenTrain(() => vbLogitOnlineFamily.create(d, { priorPrecision: 1 }), data, d);
   const peer = typeof river === 'string' ? undefined : river.river.find((r) => r.p === d);
   const target = d === 10 ? 2.5 : 1.5;
   const ratio = peer === undefined ? '—' : `${(adf.rate / peer.rate).toFixed(2)} (≥ ${target})`;
-  out(`${String(d).padStart(5)} ${formatCount(adf.rate).padStart(13)} ${adf.logLoss.toFixed(5).padStart(10)} ${formatCount(vb.rate).padStart(19)} ${vb.logLoss.toFixed(5).padStart(10)} ${(peer === undefined ? '—' : formatCount(peer.rate)).padStart(9)} ${(peer === undefined ? '—' : peer.logLoss.toFixed(5)).padStart(10)} ${ratio.padStart(20)} ${(adf.rate / vb.rate).toFixed(2).padStart(21)}`);
+  out(`${String(d).padStart(5)} ${formatCount(adf.rate).padStart(13)} ${adf.logLoss.toFixed(5).padStart(10)} ${formatCount(vb.rate).padStart(19)} ${vb.logLoss.toFixed(5).padStart(10)} ${(peer === undefined ? '—' : formatCount(peer.rate)).padStart(9)} ${(peer === undefined ? '—' : peer.logLoss.toFixed(5)).padStart(10)} ${ratio.padStart(20)} ${(adf.rate / vb.rate).toFixed(2).padStart(21)} ${(adf.rate / plain.rate).toFixed(2).padStart(25)}`);
 }
 
 out('\nAccuracy: bench/adf.bench.ts prints KL(vi-gh ‖ adf-logit) to the one-batch vi-gh fit at n = 1,000 and 5,000, p = 10 and 25.');

@@ -6,6 +6,8 @@ import { PgLogitModel } from '../src/models/pg-logit/family.js';
 import { VbLogitModel } from '../src/models/vb-logit/family.js';
 import { VbLogitOnlineModel } from '../src/models/vb-logit/online-family.js';
 import { ViPerModel } from '../src/models/vi-per/family.js';
+import { normalCdf } from '../src/special/normal-cdf.js';
+import { normalQuantile } from '../src/special/normal-quantile.js';
 import { syntheticLogistic } from './synthetic-logistic.js';
 
 /**
@@ -18,6 +20,11 @@ import { syntheticLogistic } from './synthetic-logistic.js';
  * `pg-logit` and `vb-logit` (replayed local ξ, docs/guide.md) also with `replay: 0` and `replay: 300`.
  * Then `pg-logit` and `vb-logit` on a stream 10 times their default replay, and the cost of the replay:
  * records per second of `sda` updates of 100 records on a longer stream.
+ * First, the README's family table (`node dist/bench/streaming-quality.bench.js table` prints it alone):
+ * each family with its defaults, n = 5,000, p = 10, streamed in 10 minibatches: KL(one-batch vi-gh ‖
+ * streamed q), the coverage of its 90% intervals of the score xᵀβ under the one-batch vi-gh posterior
+ * (mean over the stream's first 1,000 rows of the yardstick's probability inside q's interval), and
+ * records per CPU-second of the streamed updates (a second run, after one that warms up the JIT).
  */
 const FAMILIES: readonly (readonly [string, { replay?: number; window?: number }])[] = [
   ['vi-gh', {}], ['vi-gh', { replay: 300 }], ['vi-gh', { replay: 0 }], ['vi-per', {}], ['vi-per', { replay: 300 }], ['vi-per', { replay: 0 }],
@@ -39,6 +46,46 @@ function fed(id: string, options: object, d: number, x: Float64Array, y: Float64
     model.update({ x: x.subarray(start * d, (start + m) * d), y: y.subarray(start, start + m), n: m, d });
   }
   return model;
+}
+
+/** Mean over rows of x (n×d, the first `rows`) of the probability N(xᵀm_Y, xᵀS_Yx) puts inside q's central `level` interval of xᵀβ. */
+function scoreCoverage(yardstick: { mean: Float64Array; covariance: Float64Array }, q: { mean: Float64Array; covariance: Float64Array }, x: Float64Array, d: number, rows: number, level: number): number {
+  const z = normalQuantile(0.5 + level / 2);
+  const moments = (g: { mean: Float64Array; covariance: Float64Array }, r: number): [number, number] => {
+    let mean = 0;
+    let variance = 0;
+    for (let i = 0; i < d; i++) {
+      mean += g.mean[i] * x[r * d + i];
+      for (let j = 0; j < d; j++) variance += x[r * d + i] * g.covariance[i * d + j] * x[r * d + j];
+    }
+    return [mean, variance];
+  };
+  let total = 0;
+  for (let r = 0; r < rows; r++) {
+    const [m, v] = moments(yardstick, r);
+    const [mu, s2] = moments(q, r);
+    const half = z * Math.sqrt(s2);
+    total += normalCdf((mu + half - m) / Math.sqrt(v)) - normalCdf((mu - half - m) / Math.sqrt(v));
+  }
+  return total / rows;
+}
+
+{
+  const [n, d, batches] = [5_000, 10, 10];
+  const { x, y } = syntheticLogistic(n, d, 7 + d);
+  const yardstick = gaussianOf(fed('vi-gh', {}, d, x, y, n, n));
+  process.stdout.write(`family table: defaults, n = ${n.toLocaleString('en-US')}, p = ${d}, ${batches} minibatches; KL(one-batch vi-gh ‖ streamed q), coverage of q's 90% intervals of xᵀβ under one-batch vi-gh (first 1,000 rows), records per CPU-second of the streamed updates\n`);
+  process.stdout.write('  family             KL to vi-gh   90% coverage   records/s\n');
+  for (const id of ['adf-logit', 'vb-logit-online', 'vi-gh', 'vi-per', 'vi-per-mf', 'vb-logit', 'pg-logit']) {
+    fed(id, {}, d, x, y, n, n / batches);
+    const start = process.cpuUsage();
+    const streamed = gaussianOf(fed(id, {}, d, x, y, n, n / batches));
+    const used = process.cpuUsage(start);
+    const rate = n / ((used.user + used.system) / 1e6);
+    const kl = gaussianKl(yardstick.mean, yardstick.covariance, streamed.mean, streamed.covariance, d);
+    process.stdout.write(`  ${id.padEnd(17)} ${kl.toExponential(2).padStart(12)} ${scoreCoverage(yardstick, streamed, x, d, 1000, 0.9).toFixed(3).padStart(14)} ${Math.round(rate).toLocaleString('en-US').padStart(11)}\n`);
+  }
+  if (process.argv[2] === 'table') process.exit(0);
 }
 
 const label = (id: string, options: { replay?: number; window?: number }): string => [id, ...Object.entries(options).map(([key, value]) => `${key} ${value}`)].join(' ');

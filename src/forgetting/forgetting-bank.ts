@@ -7,6 +7,15 @@ const EVIDENCE_DISCOUNT = 0.999;
 /** Nats by which a candidate's discounted evidence must beat the leader's before it takes the lead (no flapping between near-equal candidates). */
 const LEAD_MARGIN = 2;
 
+/** Nats per record the leader's surprise may exceed its own expectation without counting toward an alarm (room for an approximate predictive). */
+const SURPRISE_ALLOWANCE = 0.1;
+
+/** Accumulated excess surprise, in nats, that wakes the challengers. */
+const ALARM = 20;
+
+/** Records awake without a change of leader or an alarm, with a non-forgetting leader, after which the challengers sleep again. */
+const SLEEP_AFTER = 1000;
+
 /**
  * What a bank needs of its family's member states: `copy` between two versions of one member's history
  * (the shell's backup and rollback; it may copy only what changed), `overwrite` with another member's
@@ -19,16 +28,37 @@ export interface BankMemberOps<Member> {
   isFinite(member: Member): boolean;
 }
 
+/** The bank's own scalars (besides the members): see {@link ForgettingBank}. */
+export interface BankCounters {
+  leader: number;
+  sinceForget: number;
+  awake: boolean;
+  /** Times the challengers have woken: members of two versions of the bank with the same count are versions of one history. */
+  wakes: number;
+  surprise: number;
+  calm: number;
+}
+
 /**
  * Adaptive forgetting by the prequential evidence of a few candidates: one posterior per candidate
  * forgetting factor γ_k (a power prior toward the prior, applied every `every` records; γ = 1 is no
- * forgetting), all fed every record. Each candidate's log predictive probability of each record,
- * before learning it, is summed with the discount {@link EVIDENCE_DISCOUNT}; every `every` records
- * the candidate with the most evidence takes the lead when it beats the leader's by
- * {@link LEAD_MARGIN} nats. The leader's posterior lives in the model's own state (what predict,
- * sample and the posterior accessors read); the others are `members`, slot j holding candidate
- * `candidateOf[j]`. A change of leader swaps the two posteriors' contents. Costs one model per
- * candidate: K candidates, K times the CPU and memory of the plain model.
+ * forgetting). Each candidate's log predictive probability of each record, before learning it, is
+ * summed with the discount {@link EVIDENCE_DISCOUNT}; every `every` records the candidate with the most
+ * evidence takes the lead when it beats the leader's by {@link LEAD_MARGIN} nats. The leader's
+ * posterior lives in the model's own state (what predict, sample and the posterior accessors read);
+ * the others are `members`, slot j holding candidate `candidateOf[j]`. A change of leader swaps the two
+ * posteriors' contents.
+ *
+ * The challengers sleep while a non-forgetting leader predicts as well as it expects (when `sleeps`,
+ * for binary labels): a CUSUM of the leader's surprise, −ln p(y) less its own expectation, the entropy
+ * of its predictive H(p) (both from p(y), the record's log predictive probability), less
+ * {@link SURPRISE_ALLOWANCE} a record, wakes them when it passes {@link ALARM} nats. A waking challenger
+ * starts as the leader discounted (a power prior) to its own factor's steady-state memory,
+ * every/(1 − γ_k) records (`memory` tracks each candidate's records, discounted by its forgetting), with
+ * the leader's evidence; all are then fed every record as before. They sleep again after
+ * {@link SLEEP_AFTER} calm records (no change of leader, no alarm) under a leader of factor 1. Asleep,
+ * the bank costs one O(1) test a record and the members are neither fed, copied nor saved; awake, K
+ * candidates cost K times the CPU of the plain model.
  */
 export class ForgettingBank<Member extends object> implements Restorable<ForgettingBank<Member>> {
   constructor(
@@ -36,86 +66,168 @@ export class ForgettingBank<Member extends object> implements Restorable<Forgett
     /** Candidate factors, each applied every `every` records; candidate 0 is the one that leads first. */
     readonly factors: Float64Array,
     readonly every: number,
+    /** Whether the challengers may sleep (the records' log predictive probabilities are of binary labels). */
+    readonly sleeps: boolean,
     readonly members: Member[],
     readonly candidateOf: Int32Array,
     /** Discounted Σ ln p(y | the records before) of each candidate. */
     readonly evidence: Float64Array,
-    public leader: number,
-    /** Records since the last forgetting step. */
-    public sinceForget: number,
+    /** Records each candidate has absorbed, discounted by its forgetting steps. */
+    readonly memory: Float64Array,
+    /** The leader, the records since the last forgetting step, whether the challengers are fed, the surprise CUSUM and the calm records awake. */
+    readonly counters: BankCounters,
   ) {}
 
-  /** A bank whose every candidate starts from a copy of `leader` (the model's state before it holds the bank), candidate 0 leading. */
-  static of<Member extends object>(ops: BankMemberOps<Member>, factors: Float64Array, every: number, leader: Member): ForgettingBank<Member> {
+  /** A bank whose every candidate starts from `leader` (the model's state before it holds the bank), candidate 0 leading, asleep when it may sleep and candidate 0 does not forget. */
+  static of<Member extends object>(ops: BankMemberOps<Member>, factors: Float64Array, every: number, sleeps: boolean, leader: Member): ForgettingBank<Member> {
     const k = factors.length;
     const members = Array.from({ length: k - 1 }, () => cloneState(leader));
-    return new ForgettingBank(ops, factors, every, members, Int32Array.from({ length: k - 1 }, (_, j) => j + 1), new Float64Array(k), 0, 0);
+    const awake = !(sleeps && factors[0] === 1);
+    return new ForgettingBank(ops, factors, every, sleeps, members, Int32Array.from({ length: k - 1 }, (_, j) => j + 1), new Float64Array(k), new Float64Array(k), { leader: 0, sinceForget: 0, awake, wakes: 0, surprise: 0, calm: 0 });
+  }
+
+  get leader(): number {
+    return this.counters.leader;
+  }
+
+  get awake(): boolean {
+    return this.counters.awake;
   }
 
   clone(): ForgettingBank<Member> {
-    return new ForgettingBank(this.ops, this.factors.slice(), this.every, this.members.map((m) => cloneState(m)), this.candidateOf.slice(), this.evidence.slice(), this.leader, this.sinceForget);
-  }
-
-  copyFrom(other: ForgettingBank<Member>): void {
-    for (let j = 0; j < this.members.length; j++) this.ops.copy(this.members[j], other.members[j]);
-    this.candidateOf.set(other.candidateOf);
-    this.evidence.set(other.evidence);
-    this.leader = other.leader;
-    this.sinceForget = other.sinceForget;
+    return new ForgettingBank(this.ops, this.factors.slice(), this.every, this.sleeps, this.members.map((m) => cloneState(m)), this.candidateOf.slice(), this.evidence.slice(), this.memory.slice(), { ...this.counters });
   }
 
   /**
-   * Feeds records 0 .. n−1 to the leader (`state`) and every member: `record(member, r)` absorbs
-   * record r into a member and returns ln p(y_r | what that member had seen). Forgets and reselects
-   * the leader every `every` records.
+   * Copies `other` (a version of this bank's history). Sleeping members hold nothing that counts and
+   * are not copied; members woken since the other version are copied whole (`cloneState`), the
+   * others by the family's `copy` (only what changed).
+   */
+  copyFrom(other: ForgettingBank<Member>): void {
+    if (other.counters.awake) {
+      const sameWake = other.counters.wakes === this.counters.wakes;
+      for (let j = 0; j < this.members.length; j++) {
+        if (sameWake) this.ops.copy(this.members[j], other.members[j]);
+        else this.members[j] = cloneState(other.members[j]);
+      }
+    }
+    for (let j = 0; j < this.candidateOf.length; j++) this.candidateOf[j] = other.candidateOf[j];
+    for (let k = 0; k < this.evidence.length; k++) {
+      this.evidence[k] = other.evidence[k];
+      this.memory[k] = other.memory[k];
+    }
+    const counters = this.counters;
+    const from = other.counters;
+    counters.leader = from.leader;
+    counters.sinceForget = from.sinceForget;
+    counters.awake = from.awake;
+    counters.wakes = from.wakes;
+    counters.surprise = from.surprise;
+    counters.calm = from.calm;
+  }
+
+  /**
+   * Feeds records 0 .. n−1 to the leader (`state`) and, awake, every member: `record(member, r)`
+   * absorbs record r into a member and returns ln p(y_r | what that member had seen). Forgets and
+   * reselects the leader every `every` records; wakes and puts to sleep the challengers.
    */
   step(state: Member, n: number, record: (member: Member, r: number) => number): void {
-    const evidence = this.evidence;
+    const { evidence, memory, counters, factors } = this;
     for (let r = 0; r < n; r++) {
-      evidence[this.leader] = EVIDENCE_DISCOUNT * evidence[this.leader] + record(state, r);
+      const leader = counters.leader;
+      const logPredictive = record(state, r);
+      evidence[leader] = EVIDENCE_DISCOUNT * evidence[leader] + logPredictive;
+      memory[leader] += 1;
+      if (counters.awake) {
+        for (let j = 0; j < this.members.length; j++) {
+          const k = this.candidateOf[j];
+          evidence[k] = EVIDENCE_DISCOUNT * evidence[k] + record(this.members[j], r);
+          memory[k] += 1;
+        }
+        counters.calm += 1;
+      }
+      if (this.sleeps && this.alarmed(logPredictive)) {
+        if (!counters.awake) this.wake(state);
+        counters.calm = 0;
+      }
+      if (++counters.sinceForget < this.every) continue;
+      counters.sinceForget = 0;
+      if (factors[leader] < 1) this.forgetCandidate(state, leader, factors[leader]);
+      if (!counters.awake) continue;
       for (let j = 0; j < this.members.length; j++) {
         const k = this.candidateOf[j];
-        evidence[k] = EVIDENCE_DISCOUNT * evidence[k] + record(this.members[j], r);
-      }
-      if (++this.sinceForget < this.every) continue;
-      this.sinceForget = 0;
-      if (this.factors[this.leader] < 1) this.ops.forget(state, this.factors[this.leader]);
-      for (let j = 0; j < this.members.length; j++) {
-        const factor = this.factors[this.candidateOf[j]];
-        if (factor < 1) this.ops.forget(this.members[j], factor);
+        if (factors[k] < 1) this.forgetCandidate(this.members[j], k, factors[k]);
       }
       this.select(state);
+      if (this.sleeps && factors[counters.leader] === 1 && counters.calm >= SLEEP_AFTER) counters.awake = false;
     }
   }
 
-  /** `forget(factor)` of the model: every candidate's posterior forgets alike. */
+  /** `forget(factor)` of the model: every candidate's posterior forgets alike (sleeping members are restarted from the leader when they wake). */
   forgetAll(state: Member, factor: number): void {
     this.ops.forget(state, factor);
-    for (const member of this.members) this.ops.forget(member, factor);
+    if (this.counters.awake) for (const member of this.members) this.ops.forget(member, factor);
+    for (let k = 0; k < this.memory.length; k++) this.memory[k] *= factor;
   }
 
   /** After a merge into the leader: every candidate restarts from it, with no evidence (the leader keeps its factor). */
   restartFrom(state: Member): void {
-    for (const member of this.members) this.ops.overwrite(member, state);
+    if (this.counters.awake) for (const member of this.members) this.ops.overwrite(member, state);
     this.evidence.fill(0);
-    this.sinceForget = 0;
+    this.memory.fill(this.memory[this.counters.leader]);
+    this.counters.sinceForget = 0;
   }
 
   isFinite(): boolean {
-    for (let k = 0; k < this.evidence.length; k++) if (!Number.isFinite(this.evidence[k])) return false;
-    return this.members.every((member) => this.ops.isFinite(member));
+    for (let k = 0; k < this.evidence.length; k++) if (!Number.isFinite(this.evidence[k]) || !Number.isFinite(this.memory[k])) return false;
+    return !this.counters.awake || this.members.every((member) => this.ops.isFinite(member));
+  }
+
+  /** Adds the leader's excess surprise at a record of log predictive probability `logPredictive` to the CUSUM; true (and the CUSUM cleared) when it passes {@link ALARM}. */
+  private alarmed(logPredictive: number): boolean {
+    const p = Math.exp(logPredictive);
+    const entropy = p < 1 ? -p * logPredictive - (1 - p) * Math.log1p(-p) : 0;
+    const counters = this.counters;
+    counters.surprise = Math.max(0, counters.surprise - logPredictive - entropy - SURPRISE_ALLOWANCE);
+    if (!(counters.surprise > ALARM)) return false;
+    counters.surprise = 0;
+    return true;
+  }
+
+  /** Every challenger restarts from a copy of the leader discounted to its factor's steady-state memory, with the leader's evidence. */
+  private wake(state: Member): void {
+    const { evidence, memory, counters } = this;
+    const leader = counters.leader;
+    for (let j = 0; j < this.members.length; j++) {
+      const k = this.candidateOf[j];
+      this.members[j] = cloneState(state);
+      evidence[k] = evidence[leader];
+      memory[k] = memory[leader];
+      const steady = this.factors[k] < 1 ? this.every / (1 - this.factors[k]) : Infinity;
+      if (steady < memory[k]) this.forgetCandidate(this.members[j], k, steady / memory[k]);
+    }
+    counters.awake = true;
+    counters.wakes += 1;
+    counters.calm = 0;
+  }
+
+  private forgetCandidate(member: Member, k: number, factor: number): void {
+    this.ops.forget(member, factor);
+    this.memory[k] *= factor;
   }
 
   /** Hands the lead to the candidate with the most evidence when it beats the leader's by {@link LEAD_MARGIN}. */
   private select(state: Member): void {
-    let best = this.leader;
+    const counters = this.counters;
+    let best = counters.leader;
     for (let k = 0; k < this.evidence.length; k++) if (this.evidence[k] > this.evidence[best]) best = k;
-    if (best === this.leader || this.evidence[best] < this.evidence[this.leader] + LEAD_MARGIN) return;
+    if (best === counters.leader || this.evidence[best] < this.evidence[counters.leader] + LEAD_MARGIN) return;
     const slot = this.candidateOf.indexOf(best);
     const held = cloneState(this.members[slot]);
     this.ops.overwrite(this.members[slot], state);
     this.ops.overwrite(state, held);
-    this.candidateOf[slot] = this.leader;
-    this.leader = best;
+    this.candidateOf[slot] = counters.leader;
+    counters.leader = best;
+    counters.calm = 0;
   }
 }

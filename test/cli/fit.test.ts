@@ -166,7 +166,7 @@ describe('vbstream fit --model adf-logit / adf-probit', () => {
     direct.update({ x: Float64Array.from(rows.flatMap((r) => r.slice(0, 2))), y: Float64Array.from(rows, (r) => r[2]), n: rows.length, d: 2 });
     const posterior = JSON.parse(readFileSync(out, 'utf8')) as { family: string; version: number; mean: number[]; extras: { logdetV: number } };
     expect(posterior.family).toBe(model);
-    expect(posterior.version).toBe(3);
+    expect(posterior.version).toBe(4);
     expect(posterior.mean).toEqual(Array.from(direct.posterior.w));
     expect(posterior.extras.logdetV).toBe(direct.posterior.logDetV);
     const { prob } = JSON.parse(readFileSync(pred, 'utf8')) as { prob: number[] };

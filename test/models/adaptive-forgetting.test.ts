@@ -86,6 +86,19 @@ describe('adaptive forgetting (adf-logit, vb-logit-online defaults)', () => {
       expectSameState({ ...model.snapshot(), header: { ...header, forgetting: null }, arrays }, plain.snapshot());
     });
 
+    it.runIf(learner === 'adf-logit')(`${learner}: on a stationary stream the challengers sleep (the snapshot holds the leading posterior alone, about the size of forgetting 'none'), and a change of weights wakes them`, () => {
+      const stationary = logisticData(6000, d, 103);
+      const model = createModel(learner, d);
+      const plain = createModel(learner, d, { forgetting: 'none' });
+      feed(model, stationary, 0, 6000, 1);
+      feed(plain, stationary, 0, 6000, 1);
+      const size = (snapshot: ModelSnapshot): number => Object.values(snapshot.arrays).reduce((total, array) => total + array.length, 0);
+      expect(size(model.snapshot())).toBeLessThan(1.05 * size(plain.snapshot()));
+      const drifted = createModel(learner, d);
+      feed(drifted, data, 0, half + 300, 1);
+      expect(Object.keys(drifted.snapshot().arrays).some((name) => name.startsWith('forget0.'))).toBe(true);
+    });
+
     it(`${learner}: snapshot → restore is bit-exact with the adaptive state (after a change of leader) and goes on identically`, () => {
       const model = createModel(learner, d);
       feed(model, data, 0, half + 700, 1);
@@ -171,6 +184,25 @@ describe('adaptive forgetting (adf-logit, vb-logit-online defaults)', () => {
     expect(Array.from(bank.arrays.forgetEvidence)).toEqual([0, 0, 0, 0]);
     for (let slot = 0; slot < 3; slot++) expect(Array.from(bank.arrays[`forget${slot}.w`])).toEqual(Array.from(a.posterior.w));
   });
+
+  for (const learner of LEARNERS) {
+    it(`${learner}: a snapshot of before sleeping challengers (every candidate saved) restores with them awake, each candidate's memory its records, and goes on learning`, () => {
+      const model = createModel(learner, d);
+      feed(model, data, 0, half + 700, 1);
+      const current = model.snapshot();
+      expect((current.header.forgetting as { awake: boolean }).awake).toBe(true);
+      const { awake: _a, wakes: _w, surprise: _s, calm: _c, ...bank } = current.header.forgetting as { [key: string]: never };
+      const { forgetMemory: _m, ...arrays } = current.arrays;
+      const family = learner === 'adf-logit' ? adfLogitFamily : vbLogitOnlineFamily;
+      const restored = family.restore({ ...current, version: current.version - 1, header: { ...current.header, forgetting: bank }, arrays });
+      const expected = { ...current.header.forgetting as object, wakes: 0, surprise: 0, calm: 0 };
+      expect(restored.snapshot().header.forgetting).toEqual(expected);
+      for (const name of Object.keys(arrays)) expect(Array.from(restored.snapshot().arrays[name])).toEqual(Array.from(current.arrays[name]));
+      expect(Array.from(restored.snapshot().arrays.forgetMemory)).toEqual([0, 0, 0, 0].map(() => half + 700));
+      feed(restored, data, half + 700, 2 * half, 1);
+      expect(restored.recordsSeen).toBe(2 * half);
+    });
+  }
 
   it('a snapshot of before adaptive forgetting restores without it and goes on as it would have', () => {
     const plain = createModel('vb-logit-online', d, { forgetting: 'none' });

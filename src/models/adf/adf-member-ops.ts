@@ -4,7 +4,8 @@ import { forgetAdf } from './forget.js';
 import type { AdfState } from './state.js';
 
 function copyPosterior(target: AdfState, source: AdfState): void {
-  target.posterior.w.set(source.posterior.w);
+  const w = target.posterior.w;
+  for (let i = 0; i < w.length; i++) w[i] = source.posterior.w[i];
   target.posterior.V.set(source.posterior.V);
   target.posterior.logDetV = source.posterior.logDetV;
   target.records = source.records;

@@ -1,6 +1,7 @@
 import { checkSnapshot } from '../../core/check-snapshot.js';
 import type { EncodedState, FamilyCodec } from '../../core/family-codec.js';
 import type { SnapshotProblem } from '../../core/snapshot-problem.js';
+import { addSleepingChallengers } from '../../forgetting/add-sleeping-challengers.js';
 import { decodeForgettingBank } from '../../forgetting/decode-forgetting-bank.js';
 import { encodeForgettingBank } from '../../forgetting/encode-forgetting-bank.js';
 import { adfMemberOps } from './adf-member-ops.js';
@@ -25,22 +26,28 @@ function addForgetting(snapshot: ModelSnapshot): ModelSnapshot {
   return { ...snapshot, version: 3, header: { ...snapshot.header, forgetting: null } };
 }
 
+/** Layout 3 → 4: an adaptive forgetting bank of before sleeping challengers restores awake, as it was. */
+function addSleeping(snapshot: ModelSnapshot): ModelSnapshot {
+  return addSleepingChallengers(snapshot, snapshot.arrays.scalars?.[1] ?? 0);
+}
+
 function isCount(value: unknown, max = Number.MAX_SAFE_INTEGER): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && value <= max;
 }
 
 /**
- * The snapshot of `adf-<link>` (layout 3): the prior, w, V, the scalars ln|V| and records, and the
+ * The snapshot of `adf-<link>` (layout 4): the prior, w, V, the scalars ln|V| and records, and the
  * site window — its filled slots (`siteX` count × d, `siteY`, `siteWeight`, `sitePrecision`,
  * `siteShift`) and `siteCounters` (count, head, cursor, written, rescaled) — and the adaptive forgetting bank
  * (`encodeForgettingBank`, each candidate's posterior in this same layout), bit for bit. Layout 1 (no
- * window) restores through {@link addSiteWindow}, layout 2 (no adaptive forgetting) through {@link addForgetting}.
+ * window) restores through {@link addSiteWindow}, layout 2 (no adaptive forgetting) through {@link addForgetting}, layout 3
+ * (no sleeping challengers) through {@link addSleeping}.
  */
 export function adfCodec(link: AdfLink): FamilyCodec<AdfState> {
   const own = adfOwnCodec(link);
   return {
-    version: 3,
-    migrations: { 1: addSiteWindow, 2: addForgetting },
+    version: 4,
+    migrations: { 1: addSiteWindow, 2: addForgetting, 3: addSleeping },
     invariants: (s) => snapshotChecks.positiveDefinite('priorCovariance', s.priorCovariance, s.dim) ?? snapshotChecks.positiveDefinite('V', s.posterior.V, s.dim)
       ?? s.forgetting?.members.reduce<SnapshotProblem | undefined>((problem, member) => problem ?? snapshotChecks.positiveDefinite('V', member.posterior.V, s.dim), undefined),
     encode(s) {
@@ -50,7 +57,7 @@ export function adfCodec(link: AdfLink): FamilyCodec<AdfState> {
     },
     decode(snapshot) {
       const state = own.decode(snapshot);
-      state.forgetting = decodeForgettingBank(snapshot, adfMemberOps, own.decode);
+      state.forgetting = decodeForgettingBank(snapshot, adfMemberOps, own.decode, link !== 'poisson');
       return state;
     },
   };
@@ -77,7 +84,7 @@ function adfOwnCodec(link: AdfLink): { encode(s: AdfState): EncodedState; decode
       const d = snapshot.dim;
       const { quadratureNodes, window, revisits } = snapshot.header as { quadratureNodes?: unknown; window?: unknown; revisits?: unknown };
       if (!isCount(quadratureNodes, 360) || quadratureNodes < 1 || !isCount(window) || !isCount(revisits)) throw new SnapshotError(`${id} snapshot header is malformed`, { field: 'header' });
-      const a = checkSnapshot(snapshot, id, 3, { priorMean: d, priorCovariance: d * d, w: d, V: d * d, scalars: 2, siteCounters: 5 });
+      const a = checkSnapshot(snapshot, id, 4, { priorMean: d, priorCovariance: d * d, w: d, V: d * d, scalars: 2, siteCounters: 5 });
       const [count, head, cursor, written, rescaled] = a.siteCounters;
       if (!isCount(count, window) || !isCount(head) || !isCount(cursor) || !isCount(written) || !isCount(rescaled) || written < count || (window > 0 && (head >= window || cursor > count)) || count > a.scalars[1]
         || a.siteX?.length !== count * d || [a.siteY, a.siteWeight, a.sitePrecision, a.siteShift].some((array) => array?.length !== count)) {

@@ -38,7 +38,7 @@ function adfFamily<Prediction extends BernoulliPredictive | PoissonLogNormalPred
     create(dim, options) {
       const state = createAdfState(dim, options, link);
       const forgetting = resolveAdaptiveForgetting(options, link === 'logit' ? 'adaptive' : 'none');
-      if (forgetting !== undefined) state.forgetting = ForgettingBank.of(adfMemberOps, forgetting.factors, forgetting.every, state);
+      if (forgetting !== undefined) state.forgetting = ForgettingBank.of(adfMemberOps, forgetting.factors, forgetting.every, link !== 'poisson', state);
       return state;
     },
     optionsOf: (state) => ({

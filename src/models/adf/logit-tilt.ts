@@ -6,6 +6,15 @@ const MODE_STEPS = 60;
 /** The mode search stops once a step moves it by less than this many prior standard deviations s. */
 const MODE_TOLERANCE = 1e-5;
 
+/** …or once a Newton step leaves it provably closer than this many s to the mode (see {@link NEWTON_ERROR}). */
+const MODE_ERROR = 1e-7;
+
+/**
+ * After a Newton step of size δ on the mode's equation g(u) = σ(−u) − (u − c)/s² the error left is at
+ * most |g″|/(2|g′|)·δ² ≤ (0.0962/2)·s²·δ² (|g′| ≥ 1/s², |g″| = |σσ′(1 − 2σ)| ≤ 0.0962): this bound's constant.
+ */
+const NEWTON_ERROR = 0.05;
+
 /**
  * What one logistic record does to f ~ N(μ, s²), computed for the less likely label o (o = −1 when
  * μ ≥ 0, else +1; Z_o = E[σ(of)] ≤ ½) so that both labels follow without cancellation: log Z_o, the
@@ -29,7 +38,8 @@ export function emptyLogitTilt(): LogitTilt {
  * Gauss–Hermite centred on the tilted mode (adaptive Gauss–Hermite; Liu & Pierce 1994), as
  * `quadratureTiltedMoments` does for every likelihood, specialised to σ with weight 1: in u = of
  * (prior N(c, s²), c = oμ ≤ 0) the mode û of log σ(u) − (u − c)²/(2s²) (safeguarded Newton in
- * [c, c + s²σ(−c)]) and 1/v̂ = 1/s² + σ(û)σ(−û) place the nodes u = û + √(2v̂)·xᵢ. Each node costs
+ * [c, c + s²σ(−c)], stopped once a step moves less than 1e-5·s or the
+ * mode is known to 1e-7·s) and 1/v̂ = 1/s² + σ(û)σ(−û) place the nodes u = û + √(2v̂)·xᵢ. Each node costs
  * two exponentials and no logarithm: the term wᵢe^{xᵢ²}σ(u)e^{−(u−c)²/(2s²)} is taken relative to
  * e^{min(û,0) − (û−c)²/(2s²)}, which bounds it by 2wᵢe^{xᵢ²} (log σ(u) = min(u, 0) − log(1 + e^{−|u|})).
  * With a = σ(−u) = ℓ′ and b = σ(u) = −ℓ″/a under the tilted distribution: α_o = o·Ẽ[a],
@@ -51,10 +61,11 @@ export function logitTilt(out: LogitTilt, mu: number, s2: number, rule: Quadratu
     if (gradient > 0) low = mode;
     else high = mode;
     const newton = mode + gradient / (1 / s2 + ab);
-    const next = newton > low && newton < high ? newton : 0.5 * (low + high);
+    const inside = newton > low && newton < high;
+    const next = inside ? newton : 0.5 * (low + high);
     const moved = Math.abs(next - mode);
     mode = next;
-    if (moved <= MODE_TOLERANCE * Math.sqrt(s2)) break;
+    if (moved <= MODE_TOLERANCE * Math.sqrt(s2) || (inside && NEWTON_ERROR * s2 * moved * moved <= MODE_ERROR * Math.sqrt(s2))) break;
   }
   const modeVariance = 1 / (1 / s2 + ab);
   const scale = Math.sqrt(2 * modeVariance);
@@ -89,7 +100,7 @@ export function logitTilt(out: LogitTilt, mu: number, s2: number, rule: Quadratu
     spread += terms[i] * deviation * deviation;
   }
   out.orientation = orientation;
-  out.logZ = reference + Math.log(mass) + 0.5 * Math.log(modeVariance / s2);
+  out.logZ = reference + Math.log(mass * Math.sqrt(modeVariance / s2));
   out.alpha = orientation * slope;
   out.nu = (product - spread) / mass;
   out.curvature = bend / mass;

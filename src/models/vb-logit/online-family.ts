@@ -43,7 +43,7 @@ export const vbLogitOnlineFamily: Family<VbLogitOnlineOptions, VbLogitOnlineMode
   create(dim, options) {
     const state = createVbLogitOnlineState(dim, options);
     const forgetting = resolveAdaptiveForgetting(options, 'adaptive');
-    if (forgetting !== undefined) state.forgetting = ForgettingBank.of(vbLogitOnlineMemberOps, forgetting.factors, forgetting.every, state);
+    if (forgetting !== undefined) state.forgetting = ForgettingBank.of(vbLogitOnlineMemberOps, forgetting.factors, forgetting.every, false, state);
     return state;
   },
   optionsOf: (state) => ({
