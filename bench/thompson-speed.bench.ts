@@ -3,8 +3,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LinUcbPolicy, SimulatedBandit, ThompsonPolicy, type BanditPolicy } from '../src/bandit/index.js';
+import { LinUcbPolicy, ThompsonPolicy, type BanditPolicy } from '../src/bandit/index.js';
 import { formatCount } from './measure.js';
+import { storedBanditRun, type StoredBanditRun } from './stored-bandit-run.js';
 
 /**
  * Issue 30's Thompson target: decisions + updates per CPU-second of vbstream's ThompsonPolicy with
@@ -29,22 +30,10 @@ const WARM_UP_SEED = 99;
 const KINDS = ['logistic', 'gaussian'] as const;
 type Kind = (typeof KINDS)[number];
 
-/** One stored run: contexts, every arm's reward at each step, and every arm's expected reward. */
-interface Run { readonly name: string; readonly kind: Kind; readonly seed: number; readonly x: Float64Array; readonly rewards: Float64Array; readonly expected: Float64Array }
+/** One stored run of a kind and seed (see {@link storedBanditRun}). */
+interface Run extends StoredBanditRun { readonly name: string; readonly kind: Kind; readonly seed: number }
 
-function storedRun(kind: Kind, seed: number): Run {
-  const world = new SimulatedBandit({ arms: K, dim: D, seed, rewards: kind });
-  const x = new Float64Array(T * D);
-  const rewards = new Float64Array(T * K);
-  const expected = new Float64Array(T * K);
-  for (let t = 0; t < T; t++) {
-    const context = world.context();
-    x.set(context, t * D);
-    expected.set(world.expectedRewards(context), t * K);
-    rewards.set(world.rewardsAt(context), t * K);
-  }
-  return { name: `${kind}-${seed}`, kind, seed, x, rewards, expected };
-}
+const storedRun = (kind: Kind, seed: number): Run => ({ name: `${kind}-${seed}`, kind, seed, ...storedBanditRun({ arms: K, dim: D, seed, rewards: kind }, T) });
 
 function regretOf(run: Run, arms: ArrayLike<number>): number {
   let regret = 0;

@@ -24,16 +24,9 @@ import json
 import random
 import sys
 import time
-from array import array
 from pathlib import Path
 
-
-def read(path):
-    values = array("d")
-    values.frombytes(path.read_bytes())
-    if sys.byteorder != "little":
-        values.byteswap()
-    return values
+from float64_file import read, write
 
 
 def sample(pmf, u):
@@ -102,10 +95,7 @@ def main(folder):
             vw.finish()
             side = python_side(rewards, k, run["seed"], pmfs)
             out = folder / f"{learner.replace(' ', '-').replace('/', '')}.{run['name']}.arms.f64"
-            values = array("d", arms)
-            if sys.byteorder != "little":
-                values.byteswap()
-            out.write_bytes(values.tobytes())
+            write(out, arms)
             print(json.dumps({"learner": learner, "run": run["name"], "file": str(out), "cpuSeconds": cpu, "vwCpuSeconds": cpu - side, "settings": settings}), flush=True)
 
 
