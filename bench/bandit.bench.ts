@@ -3,8 +3,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EpsilonGreedyPolicy, LinUcbPolicy, SimulatedBandit, simulateBandit, ThompsonPolicy, type BanditPolicy, type SimulatedBanditOptions } from '../src/bandit/index.js';
+import { EpsilonGreedyPolicy, LinUcbPolicy, simulateBandit, ThompsonPolicy, type BanditPolicy, type SimulatedBanditOptions } from '../src/bandit/index.js';
 import { formatCount } from './measure.js';
+import { storedBanditRun } from './stored-bandit-run.js';
 
 /**
  * The simulated bandits of issue 17: K = 5 arms, d = 10 features (a bias and 9 N(0, 1)),
@@ -60,16 +61,7 @@ function pythonRuns(): string[] {
   const folder = mkdtempSync(join(tmpdir(), 'vbstream-bandit-'));
   try {
     const runs = KINDS.flatMap((kind) => SEEDS.map((seed) => {
-      const world = new SimulatedBandit({ arms: K, dim: D, seed, rewards: kind });
-      const x = new Float64Array(T * D);
-      const rewards = new Float64Array(T * K);
-      const expected = new Float64Array(T * K);
-      for (let t = 0; t < T; t++) {
-        const context = world.context();
-        x.set(context, t * D);
-        expected.set(world.expectedRewards(context), t * K);
-        rewards.set(world.rewardsAt(context), t * K);
-      }
+      const { x, rewards, expected } = storedBanditRun({ arms: K, dim: D, seed, rewards: kind }, T);
       const name = `${kind}-${seed}`;
       writeFileSync(join(folder, `${name}.x.f64`), new Uint8Array(x.buffer));
       writeFileSync(join(folder, `${name}.rewards.f64`), new Uint8Array(rewards.buffer));

@@ -12,16 +12,9 @@ regret and its time). A missing package prints {"skip": reason} instead (never f
 import json
 import sys
 import time
-from array import array
 from pathlib import Path
 
-
-def read(path):
-    values = array("d")
-    values.frombytes(path.read_bytes())
-    if sys.byteorder != "little":
-        values.byteswap()
-    return values
+from float64_file import read, write
 
 
 def main(folder):
@@ -54,10 +47,7 @@ def main(folder):
                 mab.partial_fit(decisions=[arm], rewards=[rewards[t, arm]], contexts=context)
             elapsed = time.perf_counter() - start
             out = folder / f"{learner.replace(' ', '-')}.{run['name']}.arms.f64"
-            values = array("d", arms.tolist())
-            if sys.byteorder != "little":
-                values.byteswap()
-            out.write_bytes(values.tobytes())
+            write(out, arms.tolist())
             print(json.dumps({"learner": learner, "run": run["name"], "file": str(out), "decisionsPerSecond": steps / elapsed}), flush=True)
 
 

@@ -8,6 +8,8 @@ import { dot } from '../linalg/dot.js';
 import { symmetricGemv } from '../linalg/symmetric-gemv.js';
 import { symmetricQuadraticForm } from '../linalg/symmetric-quadratic-form.js';
 import { Rng } from '../rng/rng.js';
+import { normalCdf } from '../special/normal-cdf.js';
+import { studentTCdf } from '../special/student-t-cdf.js';
 import { ArmFeatureMap, type ArmLayout } from './arm-layout.js';
 import type { ArmModelSpec, RewardKind } from './arm-model-spec.js';
 import { BANDIT_ARM_MODELS } from './bandit-arm-models.js';
@@ -27,6 +29,10 @@ const VERSION = 1;
 /** Floor of a quadrature propensity: the chosen arm was drawn, so its probability is positive, and IPS weights stay finite. */
 const MIN_PROPENSITY = 1e-12;
 const SCORE_COVARIANCE = { what: 'score covariance ΦΣΦᵀ' };
+/** The Monte Carlo propensity's floor L below the chosen arm's score location, in its scales: S_a ≥ L in all but the tail of a. */
+const FLOOR_SCALES = 4;
+/** An arm b is far below when P(S_b ≤ L) ≥ 1 − FAR_TAIL: a uniform decides most of its draws (see {@link ThompsonPolicy.chosenArmWins}). */
+const FAR_TAIL = 1e-3;
 
 /** Options of {@link ThompsonPolicy}. */
 export interface ThompsonPolicyOptions {
@@ -81,7 +87,9 @@ export interface ThompsonPolicyOptions {
  * Otherwise by seeded Monte Carlo (`'monte-carlo'`): `propensityDraws` (S) further joint draws,
  * counting how often each arm wins, with the decision's own draw counted as one win of the chosen
  * arm: p̂ = (1 + wins)/(1 + S). It is never 0 (so IPS weights stay finite), its bias is
- * (1 − p)/(1 + S) and its standard error √(p(1 − p)·S)/(1 + S) ≤ 0.5/√S (0.05 at S = 100).
+ * (1 − p)/(1 + S) and its standard error √(p(1 − p)·S)/(1 + S) ≤ 0.5/√S (0.05 at S = 100). With
+ * disjoint arms a draw that only decides whether the chosen arm wins costs less than a full one: an
+ * arm far below the chosen one is settled by a uniform in most draws (see {@link chosenArmWins}).
  */
 export class ThompsonPolicy implements BanditPolicy {
   readonly name: string;
@@ -121,6 +129,10 @@ export class ThompsonPolicy implements BanditPolicy {
   private readonly covariancePhi: Float64Array;
   private readonly normals: Float64Array;
   private readonly drawn: Float64Array;
+  /** Disjoint Monte Carlo propensity: the other arms drawn in full, those settled by a uniform, and each one's P(S_b ≤ L). */
+  private readonly nearArms: Int32Array;
+  private readonly farArms: Int32Array;
+  private readonly farBelow: Float64Array;
 
   constructor(options: ThompsonPolicyOptions, restored?: { readonly rng: Rng; readonly decisions: number }) {
     if (!Number.isSafeInteger(options.seed)) throw new ConfigError('seed must be a safe integer', { field: 'seed', value: options.seed });
@@ -168,6 +180,9 @@ export class ThompsonPolicy implements BanditPolicy {
     this.covariancePhi = new Float64Array(shared ? width : 0);
     this.normals = new Float64Array(this.arms);
     this.drawn = new Float64Array(this.arms);
+    this.nearArms = new Int32Array(this.arms);
+    this.farArms = new Int32Array(this.arms);
+    this.farBelow = new Float64Array(this.arms);
   }
 
   get decisions(): number {
@@ -191,10 +206,10 @@ export class ThompsonPolicy implements BanditPolicy {
       const propensity = Math.max(MIN_PROPENSITY, this.argmax.probability(this.scoreMeans, this.scoreSds, arm));
       return { decisionId: this.nextDecisionId(), context: JsonFloat64Array.from(context), arm, propensity, propensityMethod: 'quadrature', scores: JsonFloat64Array.from(scores) };
     }
-    this.wins.fill(0);
-    this.wins[arm] = 1;
-    for (let s = 0; s < this.propensityDraws; s++) this.wins[this.drawScores(this.drawn)]++;
-    return { decisionId: this.nextDecisionId(), context: JsonFloat64Array.from(context), arm, propensity: this.wins[arm] / (1 + this.propensityDraws), propensityMethod: 'monte-carlo', scores: JsonFloat64Array.from(scores) };
+    let wins = 1;
+    if (this.features.layout === 'disjoint') wins += this.chosenArmWins(arm, this.propensityDraws);
+    else for (let s = 0; s < this.propensityDraws; s++) if (this.drawScores(this.drawn) === arm) wins++;
+    return { decisionId: this.nextDecisionId(), context: JsonFloat64Array.from(context), arm, propensity: wins / (1 + this.propensityDraws), propensityMethod: 'monte-carlo', scores: JsonFloat64Array.from(scores) };
   }
 
   /** The posterior predictive mean of every arm's reward, E[r | x, a] = E[y | φ(x, a)] (a probability for binary rewards). Draws nothing. */
@@ -304,6 +319,57 @@ export class ThompsonPolicy implements BanditPolicy {
     cholesky(this.scoreCovariance, k, this.scoreFactor, SCORE_COVARIANCE);
   }
 
+  /** A draw of disjoint arm a's score S_a = m_a + scale_a·z, z normal or Student-t (see {@link scoreMoments}). */
+  private drawScore(a: number): number {
+    const shape = this.precisionShapes[a];
+    return this.scoreMeans[a] + this.scoreSds[a] * (shape === Infinity ? this.rng.normal() : this.rng.studentT(2 * shape));
+  }
+
+  /** P(S_b ≤ t) of disjoint arm b with a positive scale. */
+  private scoreCdf(b: number, t: number): number {
+    const shape = this.precisionShapes[b];
+    const x = (t - this.scoreMeans[b]) / this.scoreSds[b];
+    return shape === Infinity ? normalCdf(x) : studentTCdf(x, 2 * shape);
+  }
+
+  /**
+   * In how many of `draws` joint draws of the disjoint arms' scores `arm` wins (ties to the first),
+   * each draw stopping once another arm beats it. Exact, with fewer score draws: for the floor
+   * L = m_a − 4·scale_a, an arm b with P(S_b ≤ L) = c_b ≥ 1 − 10⁻³ is drawn by inversion,
+   * S_b = F_b⁻¹(u) with u uniform, without computing S_b: when S_a ≥ L and u ≤ c_b, S_b ≤ L ≤ S_a
+   * and b loses; otherwise b beats a exactly when u > F_b(S_a). Far arms then cost a uniform a draw
+   * instead of a normal or Student-t variate, and K − 1 cdfs a decision.
+   */
+  private chosenArmWins(arm: number, draws: number): number {
+    const floor = this.scoreMeans[arm] - FLOOR_SCALES * this.scoreSds[arm];
+    let near = 0;
+    let far = 0;
+    for (let b = 0; b < this.arms; b++) {
+      if (b === arm) continue;
+      const below = this.scoreSds[b] > 0 ? this.scoreCdf(b, floor) : 0;
+      if (below >= 1 - FAR_TAIL) {
+        this.farArms[far] = b;
+        this.farBelow[far++] = below;
+      } else this.nearArms[near++] = b;
+    }
+    let wins = 0;
+    for (let s = 0; s < draws; s++) {
+      const score = this.drawScore(arm);
+      let won = true;
+      for (let i = 0; i < near && won; i++) {
+        const b = this.nearArms[i];
+        const other = this.drawScore(b);
+        won = other < score || (other === score && b > arm);
+      }
+      for (let i = 0; i < far && won; i++) {
+        const u = this.rng.nextDouble();
+        won = (score >= floor && u <= this.farBelow[i]) || u <= this.scoreCdf(this.farArms[i], score);
+      }
+      if (won) wins++;
+    }
+    return wins;
+  }
+
   /** One joint draw of the K scores from {@link scoreMoments}' distribution into `scores`; returns the best arm (ties to the first). */
   private drawScores(scores: Float64Array): number {
     const k = this.arms;
@@ -312,8 +378,7 @@ export class ThompsonPolicy implements BanditPolicy {
     let best = 0;
     if (this.features.layout === 'disjoint') {
       for (let a = 0; a < k; a++) {
-        const z = shapes[a] === Infinity ? this.rng.normal() : this.rng.studentT(2 * shapes[a]);
-        scores[a] = this.scoreMeans[a] + this.scoreSds[a] * z;
+        scores[a] = this.drawScore(a);
         if (scores[a] > scores[best]) best = a;
       }
       return best;

@@ -212,8 +212,10 @@ export class Rng implements Restorable<Rng> {
   /**
    * Student-t draw with `df` > 0 degrees of freedom by Bailey's polar method ("Polar generation of
    * random variates with the t-distribution", Math. Comp. 62, 1994): (u, v) uniform in the unit
-   * disc, w = u² + v², t = u·√(df·(w^(−2/df) − 1)/w). Exact; one accepted pair of uniforms per draw
-   * (acceptance π/4), so cheaper than a normal over the square root of a gamma.
+   * disc, w = u² + v², t = u·√(df·(w^(−2/df) − 1)/w), with w^(−2/df) − 1 = expm1(−(2/df)·ln w) so
+   * its digits survive a large df (pow(w, −2/df) − 1 cancels to a multiple of 2⁻⁵² there; expm1 and
+   * ln also cost less than pow). Exact; one accepted pair of uniforms per draw (acceptance π/4), so
+   * cheaper than a normal over the square root of a gamma.
    *
    * @throws RangeError if `df` is not finite and > 0.
    */
@@ -228,7 +230,7 @@ export class Rng implements Restorable<Rng> {
       const v = 2 * this.nextDouble() - 1;
       w = u * u + v * v;
     } while (w >= 1 || w === 0);
-    return u * Math.sqrt((df * (Math.pow(w, -2 / df) - 1)) / w);
+    return u * Math.sqrt((df * Math.expm1((-2 / df) * Math.log(w))) / w);
   }
 
   /** Marsaglia–Tsang squeeze/acceptance loop for Gamma(shape, 1), shape ≥ 1. */

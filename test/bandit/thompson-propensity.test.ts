@@ -89,6 +89,25 @@ describe('Thompson score draws with Monte Carlo propensities', () => {
     for (let a = 0; a < 3; a++) expect(Math.abs(scoreDraws[a] - sampled[a])).toBeLessThan(0.015);
     expect(policy.decide(x).propensityMethod).toBe('monte-carlo');
   });
+
+  it('disjoint Student-t arms: a decision\'s propensity (the chosen arm\'s wins only, arms far below it settled by a uniform) matches draws of θ through sample', () => {
+    // Two arms 20 above the other two, one record each: Student-t scores of 3 degrees of freedom, the
+    // low arms far below the high ones, and the chosen arm below its floor in ~1.4% of the draws, where
+    // the far arms are compared through their cdf.
+    const policy = new ThompsonPolicy({ arms: 4, dim: 2, seed: 6, rewards: 'real', propensityDraws: 200_000 });
+    const rng = Rng.fromSeed(12);
+    for (let t = 0; t < 4; t++) {
+      const context = Float64Array.of(1, rng.normal());
+      policy.learn({ context, arm: t }, (t < 2 ? 20 : 0) + 0.5 * rng.normal());
+    }
+    const x = Float64Array.of(1, 0.3);
+    const sampled = sampledProbabilities(policy, x, 400_000, 9);
+    for (let i = 0; i < 6; i++) {
+      const decision = policy.decide(x);
+      expect(decision.propensityMethod).toBe('monte-carlo');
+      expect(Math.abs(decision.propensity - sampled[decision.arm])).toBeLessThan(0.003);
+    }
+  });
 });
 
 describe('NormalArgmaxProbability', () => {

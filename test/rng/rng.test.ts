@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/rng/index.js';
+import { normalCdf } from '../../src/special/normal-cdf.js';
 import { studentTCdf } from '../../src/special/student-t-cdf.js';
 
 function uint32s(rng: Rng, count: number): number[] {
@@ -174,6 +175,20 @@ describe('Rng.studentT (Bailey\'s polar method)', () => {
     let distance = 0;
     for (let i = 0; i < n; i += 7) {
       const f = studentTCdf(xs[i], df);
+      distance = Math.max(distance, Math.abs(f - i / n), Math.abs(f - (i + 1) / n));
+    }
+    expect(distance).toBeLessThan(1.95 / Math.sqrt(n));
+  });
+
+  it('studentT(1e15) is a standard normal to double precision: w^(−2/df) − 1 keeps its digits (KS band of normalCdf, 200k draws, p = 0.001)', () => {
+    const n = 200_000;
+    const rng = Rng.fromSeed(14);
+    const xs = new Float64Array(n);
+    for (let i = 0; i < n; i++) xs[i] = rng.studentT(1e15);
+    xs.sort();
+    let distance = 0;
+    for (let i = 0; i < n; i += 7) {
+      const f = normalCdf(xs[i]);
       distance = Math.max(distance, Math.abs(f - i / n), Math.abs(f - (i + 1) / n));
     }
     expect(distance).toBeLessThan(1.95 / Math.sqrt(n));

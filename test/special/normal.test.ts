@@ -29,6 +29,14 @@ describe('normalCdf', () => {
     expect(normalCdf(-Infinity)).toBe(0);
     expect(normalCdf(NaN)).toBeNaN();
   });
+
+  it('is exactly 1 above 8.3, as 1 − Φ(−x) rounds there (the short cut changes no value)', () => {
+    fc.assert(fc.property(fc.double({ min: 8.3, max: 40, noNaN: true }), (x) => {
+      expect(normalCdf(x)).toBe(1);
+      expect(1 - normalCdf(-x)).toBe(1);
+    }));
+    expect(1 - normalCdf(-8.2)).toBeLessThan(1);
+  });
 });
 
 describe('logNormalCdf', () => {
