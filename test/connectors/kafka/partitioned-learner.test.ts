@@ -169,6 +169,37 @@ describe('PartitionedLearner input bound (schema.maxAbsInput, issue 26 item 6)',
 });
 
 describe('PartitionedLearner fault-proof edges (in-memory port)', () => {
+  it.each([true, false])('worker %s: a snapshot that cannot be saved, due on the snapshot timer, fails the learner once through onFatal: no uncaught exception (as the keyed-join learner, commit 9d4c4c6)', async (worker) => {
+    const kafka = new InMemoryKafka();
+    kafka.createTopic(T, 1);
+    for (const r of rows) kafka.append(T, 0, JSON.stringify(r));
+    class RefusingStore extends InMemorySnapshotStore {
+      override save(): Promise<void> {
+        throw new SnapshotError('the snapshot is larger than the store takes', { field: 'snapshot' }); // synchronously, not a rejected promise
+      }
+    }
+    const uncaught: unknown[] = [];
+    const listener = (error: unknown): void => { uncaught.push(error); };
+    process.on('uncaughtException', listener);
+    process.on('unhandledRejection', listener);
+    const fatal: Error[] = [];
+    const learner = new PartitionedLearner(kafka, new RefusingStore(), { topic: T, groupId: 'g', model: 'm', family: 'vb-linear', schema: { dim: 3 }, worker, snapshotEvery: 1_000, snapshotEveryMs: 20, chunkSize: 4 });
+    try {
+      await learner.start((error) => fatal.push(error));
+      kafka.join(T, [0]);
+      await kafka.deliver(T, 0, 0, 10); // behind the partition's end: no caught-up snapshot, only the timer's
+      await vi.waitFor(() => expect(fatal.length + uncaught.length).toBeGreaterThan(0), REACTION);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(uncaught).toEqual([]);
+      expect(fatal).toHaveLength(1);
+      expect(fatal[0].message).toMatch(/the snapshot is larger than the store takes/);
+    } finally {
+      process.off('uncaughtException', listener);
+      process.off('unhandledRejection', listener);
+      await learner.stop().catch(() => undefined);
+    }
+  });
+
   it('a snapshot that does not fit the configured model stops the service with a SnapshotError naming both sides, before any offset moves (issue 14, item 3)', async () => {
     const { kafka, store, learner } = setup(10);
     await learner.start(() => undefined);
