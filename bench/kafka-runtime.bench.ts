@@ -30,7 +30,7 @@ import { formatCount } from './measure.js';
  * Each figure is records/s of wall time; CPU ms per 1,000 records beside it. The targets: `vbstream
  * run` ≥ 0.8× the bare loop on one partition and ≥ 1.5× it on four (both cores used).
  * `KAFKA_RUNTIME_RECORDS` (default 200,000), `KAFKA_RUNTIME_REPEATS` (3), `KAFKA_RUNTIME_FAMILIES`
- * (adf-logit,vb-logit-online), `KAFKA_RUNTIME_PARTITIONS` (1,4), `KAFKA_RUNTIME_MINIBATCH` (the run's `minibatch.size`, default the config's); `KAFKA_RUNTIME_PROFILE=dir` runs
+ * (adf-logit,vb-logit-online), `KAFKA_RUNTIME_PARTITIONS` (1,4), `KAFKA_RUNTIME_MINIBATCH` (the run's `minibatch.size`: a comma-separated list runs `vbstream run` once per size beside the same bare loop; default the config's); `KAFKA_RUNTIME_BASELINE=path` (the `cli/vbstream.js` of another build, e.g. an earlier commit's) runs that build's `vbstream run` too, beside the same bare loop; `KAFKA_RUNTIME_PROFILE=dir` runs
  * `vbstream run` under `node --cpu-prof` (profiles of the main and worker threads in dir/<partitions>p-<family>-<repeat>/).
  */
 const N = Number(process.env.KAFKA_RUNTIME_RECORDS ?? 200_000);
@@ -38,7 +38,10 @@ const REPEATS = Number(process.env.KAFKA_RUNTIME_REPEATS ?? 3);
 const FAMILIES = (process.env.KAFKA_RUNTIME_FAMILIES ?? 'adf-logit,vb-logit-online').split(',');
 const PARTITION_COUNTS = (process.env.KAFKA_RUNTIME_PARTITIONS ?? '1,4').split(',').map(Number);
 const PROFILE = process.env.KAFKA_RUNTIME_PROFILE;
-const CHUNK_OVERRIDE = process.env.KAFKA_RUNTIME_MINIBATCH === undefined ? undefined : Number(process.env.KAFKA_RUNTIME_MINIBATCH);
+/** The `minibatch.size` of each `vbstream run` per case (undefined: the config's default). */
+const MINIBATCHES: readonly (number | undefined)[] = process.env.KAFKA_RUNTIME_MINIBATCH === undefined ? [undefined] : process.env.KAFKA_RUNTIME_MINIBATCH.split(',').map(Number);
+/** Another build's CLI to run beside this one's (a before/after in one run). */
+const BASELINE_CLI = process.env.KAFKA_RUNTIME_BASELINE;
 const D = 10;
 const CHUNK = 1000;
 /** The fetch size of `vbstream run`'s Kafka source (`source.maxBytesPerPartition` default), used by every loop here. */
@@ -85,15 +88,15 @@ function processCpuMs(pid: number): number {
 }
 
 /** `vbstream run` as a spawned process over `topic`, until the group has committed every partition's end. */
-async function vbstreamRun(port: KafkaPort, bootstrap: string, topic: string, partitions: number, family: string, tag: string, dir: string): Promise<Figures> {
+async function vbstreamRun(port: KafkaPort, bootstrap: string, topic: string, partitions: number, family: string, tag: string, dir: string, minibatch: number | undefined, cli = vbstreamCli): Promise<Figures> {
   const groupId = `${topic}-run-${tag}`;
   const config = join(dir, `${groupId}.json`);
   writeFileSync(config, JSON.stringify({
     source: { type: 'kafka', brokers: [bootstrap], topic, groupId, dim: D, untilCaughtUp: true },
-    model: { family }, snapshots: { topic: `${groupId}.snapshots` }, metrics: { port: 0 }, ...(CHUNK_OVERRIDE === undefined ? {} : { minibatch: { size: CHUNK_OVERRIDE } }),
+    model: { family }, snapshots: { topic: `${groupId}.snapshots` }, metrics: { port: 0 }, ...(minibatch === undefined ? {} : { minibatch: { size: minibatch } }),
   }));
   const profile = PROFILE === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${join(PROFILE, `${partitions}p-${tag}`)}`];
-  const child = spawn(process.execPath, [...profile, vbstreamCli, 'run', '--config', config], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [...profile, cli, 'run', '--config', config], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
@@ -115,11 +118,11 @@ async function vbstreamRun(port: KafkaPort, bootstrap: string, topic: string, pa
   await admin.disconnect();
   const exitCode = await exited;
   if (end === undefined || start === undefined || exitCode !== 0) throw new Error(`vbstream run did not finish (exit ${exitCode}): ${stderr}`);
-  return { label: 'vbstream run', rate: ((N - start.committed) / (end.at - start.at)) * 1000, cpuMs: ((end.cpuMs - start.cpuMs) * N) / (N - start.committed) };
+  return { label: `${cli === vbstreamCli ? '' : 'baseline '}${minibatch === undefined ? 'vbstream run' : `run, mb ${minibatch}`}`, rate: ((N - start.committed) / (end.at - start.at)) * 1000, cpuMs: ((end.cpuMs - start.cpuMs) * N) / (N - start.committed) };
 }
 
 const line = (f: Figures, base?: Figures): string =>
-  `    ${f.label.padEnd(14)} ${formatCount(f.rate).padStart(9)} records/s  ${((f.cpuMs * 1000) / N).toFixed(2).padStart(6)} CPU ms per 1,000 records${base === undefined ? '' : `  ${(f.rate / base.rate).toFixed(2)}× the bare loop`}\n`;
+  `    ${f.label.padEnd(21)} ${formatCount(f.rate).padStart(9)} records/s  ${((f.cpuMs * 1000) / N).toFixed(2).padStart(6)} CPU ms per 1,000 records${base === undefined ? '' : `  ${(f.rate / base.rate).toFixed(2)}× the bare loop`}\n`;
 
 const broker = await startLocalKafka();
 const dir = mkdtempSync(join(tmpdir(), 'vbstream-kafka-runtime-'));
@@ -135,10 +138,15 @@ try {
         const tag = `${family}-${repeat}`;
         const plain = { label: 'plain consume', ...(await consumeTopic(port, topic, N, { groupId: `${topic}-plain-${tag}`, maxBytesPerPartition: FETCH_BYTES })) };
         const bare = await bareLoop(port, topic, family, tag);
-        const run = await vbstreamRun(port, broker.bootstrap, topic, partitions, family, tag, dir);
-        process.stdout.write(`  ${family}, ${partitions} partition${partitions === 1 ? '' : 's'}, run ${repeat} of ${REPEATS} (load average ${loadavg()[0].toFixed(2)}):\n${line(plain, bare)}${line(bare)}${line(run, bare)}`);
+        const runs: Figures[] = [];
+        for (const minibatch of MINIBATCHES) {
+          const size = minibatch === undefined ? '' : `-mb${minibatch}`;
+          if (BASELINE_CLI !== undefined) runs.push(await vbstreamRun(port, broker.bootstrap, topic, partitions, family, `${tag}${size}-baseline`, dir, minibatch, BASELINE_CLI));
+          runs.push(await vbstreamRun(port, broker.bootstrap, topic, partitions, family, `${tag}${size}`, dir, minibatch));
+        }
+        process.stdout.write(`  ${family}, ${partitions} partition${partitions === 1 ? '' : 's'}, run ${repeat} of ${REPEATS} (load average ${loadavg()[0].toFixed(2)}):\n${line(plain, bare)}${line(bare)}${runs.map((run) => line(run, bare)).join('')}`);
         const target = TARGETS[partitions];
-        summary.push(`${family.padEnd(16)} ${String(partitions).padStart(2)}  run ${repeat}: vbstream run ${(run.rate / bare.rate).toFixed(2)}× the bare loop${target === undefined ? '' : ` (target ≥ ${target}×)`}, ${(run.rate / plain.rate).toFixed(2)}× plain consume; bare loop ${(bare.rate / plain.rate).toFixed(2)}× plain consume`);
+        for (const run of runs) summary.push(`${family.padEnd(16)} ${String(partitions).padStart(2)}  run ${repeat}: ${run.label} ${(run.rate / bare.rate).toFixed(2)}× the bare loop${target === undefined ? '' : ` (target ≥ ${target}×)`}, ${(run.rate / plain.rate).toFixed(2)}× plain consume; bare loop ${(bare.rate / plain.rate).toFixed(2)}× plain consume`);
       }
     }
   }

@@ -39,6 +39,20 @@ function latestState(store: InMemorySnapshotStore): { nextOffset: unknown; recor
   return { nextOffset: meta.nextOffset, records: model.recordsSeen, mean: batch.posteriorMean() };
 }
 
+/** A snapshot store whose saves wait until the test releases them, oldest first. */
+class GatedSnapshotStore extends InMemorySnapshotStore {
+  readonly waiting: { offset: number; done: () => void }[] = [];
+
+  override async save(key: string, bytes: Uint8Array): Promise<void> {
+    await new Promise<void>((done) => this.waiting.push({ offset: Number(decodeSnapshot(bytes).meta.nextOffset), done }));
+    await super.save(key, bytes);
+  }
+
+  release(): void {
+    this.waiting.shift()?.done();
+  }
+}
+
 describe('PartitionedLearner delivery logic (in-memory port)', () => {
   it('commits an offset only after the snapshot holding it is saved, every N records and at the end', async () => {
     const { kafka, store, learner, events } = setup(10);
@@ -49,6 +63,33 @@ describe('PartitionedLearner delivery logic (in-memory port)', () => {
     expect(order).toEqual(['snapshot-durable@12', 'committed@12', 'snapshot-durable@24', 'committed@24', 'snapshot-durable@30', 'committed@30']);
     expect(kafka.committed.get(0)).toBe('30');
     expect(latestState(store).records).toBe(30);
+  });
+
+  it('learning goes on while a snapshot is being saved (one save in flight at a time): the chunks after it are learned before it is durable, and every commit still follows its save', async () => {
+    const kafka = new InMemoryKafka();
+    kafka.createTopic(T, 1);
+    for (const r of rows) kafka.append(T, 0, JSON.stringify(r));
+    const store = new GatedSnapshotStore();
+    const events: LearnerEvent[] = [];
+    const learner = new PartitionedLearner(kafka, store, { topic: T, groupId: 'g', model: 'm', family: 'vb-linear', schema: { dim: 3 }, snapshotEvery: 10, chunkSize: 4, onEvent: (e) => events.push(e) });
+    await learner.start(() => undefined);
+    kafka.join(T, [0]);
+    await kafka.deliver(T, 0, 0, 8);
+    await vi.waitFor(() => expect(learner.recordsApplied).toBe(8), REACTION); // the learner has answered: a request is taken at once
+    const delivered = kafka.deliver(T, 0, 8);
+    await vi.waitFor(() => expect(store.waiting.map((w) => w.offset)).toEqual([12]), REACTION);
+    await vi.waitFor(() => expect(learner.recordsApplied).toBe(24), REACTION); // the snapshot at 24 is due, and waits for the one at 12
+    expect(store.waiting.map((w) => w.offset)).toEqual([12]);
+    expect(kafka.committed.get(0)).toBeUndefined();
+    for (const offset of [12, 24, 30]) {
+      await vi.waitFor(() => expect(store.waiting.map((w) => w.offset)).toEqual([offset]), REACTION);
+      store.release();
+    }
+    await delivered;
+    const order = events.filter((e) => e.type === 'snapshot-durable' || e.type === 'committed').map((e) => `${e.type}@${'nextOffset' in e ? e.nextOffset : ''}`);
+    expect(order).toEqual(['snapshot-durable@12', 'committed@12', 'snapshot-durable@24', 'committed@24', 'snapshot-durable@30', 'committed@30']);
+    expect(latestState(store).records).toBe(30);
+    await learner.stop();
   });
 
   it('after a rejoin, restores the latest snapshot and seeks to its offset when the consumer starts elsewhere; no record counts twice', async () => {
@@ -128,6 +169,37 @@ describe('PartitionedLearner input bound (schema.maxAbsInput, issue 26 item 6)',
 });
 
 describe('PartitionedLearner fault-proof edges (in-memory port)', () => {
+  it.each([true, false])('worker %s: a snapshot that cannot be saved, due on the snapshot timer, fails the learner once through onFatal: no uncaught exception (as the keyed-join learner, commit 9d4c4c6)', async (worker) => {
+    const kafka = new InMemoryKafka();
+    kafka.createTopic(T, 1);
+    for (const r of rows) kafka.append(T, 0, JSON.stringify(r));
+    class RefusingStore extends InMemorySnapshotStore {
+      override save(): Promise<void> {
+        throw new SnapshotError('the snapshot is larger than the store takes', { field: 'snapshot' }); // synchronously, not a rejected promise
+      }
+    }
+    const uncaught: unknown[] = [];
+    const listener = (error: unknown): void => { uncaught.push(error); };
+    process.on('uncaughtException', listener);
+    process.on('unhandledRejection', listener);
+    const fatal: Error[] = [];
+    const learner = new PartitionedLearner(kafka, new RefusingStore(), { topic: T, groupId: 'g', model: 'm', family: 'vb-linear', schema: { dim: 3 }, worker, snapshotEvery: 1_000, snapshotEveryMs: 20, chunkSize: 4 });
+    try {
+      await learner.start((error) => fatal.push(error));
+      kafka.join(T, [0]);
+      await kafka.deliver(T, 0, 0, 10); // behind the partition's end: no caught-up snapshot, only the timer's
+      await vi.waitFor(() => expect(fatal.length + uncaught.length).toBeGreaterThan(0), REACTION);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(uncaught).toEqual([]);
+      expect(fatal).toHaveLength(1);
+      expect(fatal[0].message).toMatch(/the snapshot is larger than the store takes/);
+    } finally {
+      process.off('uncaughtException', listener);
+      process.off('unhandledRejection', listener);
+      await learner.stop().catch(() => undefined);
+    }
+  });
+
   it('a snapshot that does not fit the configured model stops the service with a SnapshotError naming both sides, before any offset moves (issue 14, item 3)', async () => {
     const { kafka, store, learner } = setup(10);
     await learner.start(() => undefined);
