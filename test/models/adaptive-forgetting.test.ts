@@ -168,6 +168,14 @@ describe('adaptive forgetting (adf-logit, vb-logit-online defaults)', () => {
     });
   }
 
+  it('adf-logit: a record whose projection variance underflows (a feature of 5e-155, s² subnormal) is learned with finite evidence (fast-check counterexample)', () => {
+    const model = createModel('adf-logit', 3, { forgetEvery: 1 });
+    model.update({ x: Float64Array.of(0, 0, 5.273843307431502e-155, 0, 0, 0), y: Float64Array.of(0, 0), n: 2, d: 3 });
+    const p = model.predict(Float64Array.of(1, -2, 3)).mean;
+    expect(p).toBeCloseTo(0.5, 6);
+    for (const array of Object.values(model.snapshot().arrays)) expect(array.every(Number.isFinite)).toBe(true);
+  });
+
   it('vb-logit-online: merge combines the leading posteriors and restarts every candidate from the result', () => {
     const a = createModel('vb-logit-online', d);
     const b = createModel('vb-logit-online', d);

@@ -41,7 +41,7 @@ export function recordTiltedMoments(state: AdfState, workspace: AdfWorkspace, mu
     ? logitMomentsFor(workspace.moments, tilt ?? logitTilt(workspace.tilt, mu, s2, logitRuleFor(workspace.logitRules, s2)), y)
     : quadratureTiltedMoments(workspace.moments, state.link as 'logit' | 'probit', mu, s2, y, weight, workspace.quadrature);
   const removed = moments.nu * s2;
-  if (Number.isFinite(moments.alpha) && removed >= 0 && removed < 1) return moments;
+  if (Number.isFinite(moments.alpha) && Number.isFinite(moments.logZ) && removed >= 0 && removed < 1) return moments;
   const single = state.link === 'probit' ? probitTiltedMoments(workspace.moments, mu, s2, y) : logitByProbit(workspace.moments, mu, s2, y);
   return weight === 1 ? single : temperedSite(single, mu, s2, weight);
 }
