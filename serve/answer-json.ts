@@ -1,7 +1,5 @@
+import { numberJson } from './number-json.js';
 import type { Prediction } from './prediction.js';
-
-/** `value` as `JSON.stringify` writes a number: the shortest decimal that reads back the same, `null` when not finite. */
-const numberJson = (value: number): string => (Number.isFinite(value) ? String(value) : 'null');
 
 const predictionJson = ({ mean, variance, interval, level, version, predictionId }: Prediction): string =>
   `{"mean":${numberJson(mean)},"variance":${numberJson(variance)},"interval":[${numberJson(interval[0])},${numberJson(interval[1])}],"level":${numberJson(level)},"version":${JSON.stringify(version)},"predictionId":${JSON.stringify(predictionId)}}`;
