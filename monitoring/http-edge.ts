@@ -434,12 +434,14 @@ export class HttpEdge {
     return value as JsonBody;
   }
 
+  /** Writes `reply` in one `writeHead` (a flat header list: no header object for Node to copy) and one `end`. */
   private reply(request: IncomingMessage, response: ServerResponse, reply: HttpReply): void {
     const raw = typeof reply.body === 'string' || Buffer.isBuffer(reply.body);
     const body = raw ? reply.body as string | Buffer : JSON.stringify(reply.body);
     const contentType = reply.contentType ?? (raw ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8');
-    const length = String(Buffer.byteLength(body));
-    response.writeHead(reply.status, reply.headers === undefined ? { 'content-type': contentType, 'content-length': length } : { 'content-type': contentType, 'content-length': length, ...reply.headers });
+    const headers = ['content-type', contentType, 'content-length', String(Buffer.byteLength(body))];
+    if (reply.headers !== undefined) for (const name in reply.headers) headers.push(name, reply.headers[name]);
+    response.writeHead(reply.status, headers);
     response.end(request.method === 'HEAD' ? undefined : body);
   }
 

@@ -3,6 +3,7 @@ import { ensureTopic } from '../connectors/kafka/ensure-topic.js';
 import type { AdminPort, KafkaPort, ProducerPort } from '../connectors/kafka/kafka-port.js';
 import type { TopicDurability } from '../connectors/kafka/topic-durability.js';
 import type { LoggedPrediction } from './logged-prediction.js';
+import { loggedPredictionJson } from './logged-prediction-json.js';
 import type { PredictionLog } from './prediction-log.js';
 
 /** Options of {@link KafkaPredictionLog}. */
@@ -55,7 +56,7 @@ export class KafkaPredictionLog implements PredictionLog {
   }
 
   log(predictions: readonly LoggedPrediction[]): Promise<void> {
-    return this.writer.append(this.options.predictionsTopic, 'prediction', predictions.map((p) => ({ key: p.predictionId, value: JSON.stringify(p) })));
+    return this.writer.append(this.options.predictionsTopic, 'prediction', predictions.map((p) => ({ key: p.predictionId, value: loggedPredictionJson(p) })));
   }
 
   async stop(): Promise<void> {

@@ -8,6 +8,7 @@ import { ConfigError } from '../src/core/config-error.js';
 import { maxAbsInputOf } from '../src/core/max-abs-input-of.js';
 import { VbstreamError } from '../src/core/vbstream-error.js';
 import { getFamily } from '../src/registry.js';
+import { answerJson } from './answer-json.js';
 import { HotSwappedPosterior } from './hot-swapped-posterior.js';
 import type { LoggedPrediction } from './logged-prediction.js';
 import { parseOutcome, type Outcome } from './parse-outcome.js';
@@ -51,7 +52,8 @@ const GET: readonly string[] = ['GET', 'HEAD'];
 /** The answer of a `POST /predict`. */
 type Answer = Prediction | { predictions: Prediction[] };
 
-const ok = (body: Answer): HttpReply => ({ status: 200, body });
+/** A 200 with `answer` as JSON text ({@link answerJson}), which the edge sends as it is. */
+const ok = (answer: Answer): HttpReply => ({ status: 200, body: answerJson(answer), contentType: 'application/json; charset=utf-8' });
 
 /**
  * Real-time scoring over hot-swapped posteriors, on the `HttpEdge` (one error boundary, limits,
