@@ -3,7 +3,7 @@
 // scalar formula it replaces (each output's terms added one by one in the same order; no fused multiply-add),
 // so results are bit for bit those of that formula.
 
-import { storeTile } from './register-tile';
+import { accumulateTile, storeTile } from './register-tile';
 
 /** First byte free for callers' data. */
 export function heapBase(): usize {
@@ -41,55 +41,29 @@ export function gramAccumulateUpper(x: usize, n: i32, d: i32, out: usize, alpha:
   }
 }
 
-/** Rows i…i+3, columns j…j+3 of out (j = i: only the entries on and above the diagonal are stored) over rows t0…t1−1 of S and X. */
+/** A 4×4 tile of scratch (16 doubles) for the tiles that are stored in part. */
+const TILE = memory.data(128, 16);
+
+/**
+ * Rows i…i+3, columns j…j+3 of out over rows t0…t1−1 of S and X ({@link accumulateTile} on out itself; a tile on
+ * the diagonal, j = i, goes through {@link TILE} and only its entries on and above the diagonal come back).
+ */
 // @ts-ignore: decorator
 @inline
 function gramBlock4x4(x: usize, sx: usize, stride: usize, t0: i32, t1: i32, i: i32, j: i32, out: usize): void {
-  const o0 = out + <usize>i * stride + (<usize>j << 3);
-  const o1 = o0 + stride;
-  const o2 = o1 + stride;
-  const o3 = o2 + stride;
-  let c0a = v128.load(o0);
-  let c0b = v128.load(o0, 16);
-  let c1a = v128.load(o1);
-  let c1b = v128.load(o1, 16);
-  let c2a = v128.load(o2);
-  let c2b = v128.load(o2, 16);
-  let c3a = v128.load(o3);
-  let c3b = v128.load(o3, 16);
-  const ci = <usize>i << 3;
-  const cj = <usize>j << 3;
-  for (let r = t0; r < t1; r++) {
-    const row = x + <usize>r * stride;
-    const srow = sx + <usize>r * stride + ci;
-    const ba = v128.load(row + cj);
-    const bb = v128.load(row + cj, 16);
-    const a0 = v128.load64_splat(srow);
-    const a1 = v128.load64_splat(srow, 8);
-    const a2 = v128.load64_splat(srow, 16);
-    const a3 = v128.load64_splat(srow, 24);
-    c0a = f64x2.add(c0a, f64x2.mul(a0, ba));
-    c0b = f64x2.add(c0b, f64x2.mul(a0, bb));
-    c1a = f64x2.add(c1a, f64x2.mul(a1, ba));
-    c1b = f64x2.add(c1b, f64x2.mul(a1, bb));
-    c2a = f64x2.add(c2a, f64x2.mul(a2, ba));
-    c2b = f64x2.add(c2b, f64x2.mul(a2, bb));
-    c3a = f64x2.add(c3a, f64x2.mul(a3, ba));
-    c3b = f64x2.add(c3b, f64x2.mul(a3, bb));
+  const o = out + <usize>i * stride + (<usize>j << 3);
+  const s = sx + <usize>t0 * stride + (<usize>i << 3);
+  const b = x + <usize>t0 * stride + (<usize>j << 3);
+  if (i != j) {
+    accumulateTile(o, stride, s, 8, stride, b, stride, t1 - t0, false);
+    return;
   }
-  v128.store(o0, c0a);
-  v128.store(o0, c0b, 16);
-  v128.store(o1, c1b, 16);
-  v128.store(o2, c2b, 16);
-  if (i == j) {
-    store<f64>(o1, f64x2.extract_lane(c1a, 1), 8);
-    store<f64>(o3, f64x2.extract_lane(c3b, 1), 24);
-  } else {
-    v128.store(o1, c1a);
-    v128.store(o2, c2a);
-    v128.store(o3, c3a);
-    v128.store(o3, c3b, 16);
+  for (let r = 0; r < 4; r++) {
+    v128.store(TILE + (<usize>r << 5), v128.load(o + <usize>r * stride));
+    v128.store(TILE + (<usize>r << 5), v128.load(o + <usize>r * stride, 16), 16);
   }
+  accumulateTile(TILE, 32, s, 8, stride, b, stride, t1 - t0, false);
+  for (let r = 0; r < 4; r++) for (let c = r; c < 4; c++) store<f64>(o + <usize>r * stride + (<usize>c << 3), load<f64>(TILE + (<usize>r << 5) + (<usize>c << 3)));
 }
 
 /** Rows i…i+3 of column j > i + 3 of out over rows t0…t1−1 of X (the columns right of the last 4×4 block). */
@@ -169,36 +143,10 @@ export function gemmNt(out: usize, ldo: i32, x: usize, y: usize, m: i32, p: i32,
     if (lower && i < j) i = j;
     for (; i + 3 < m; i += 4) {
       const x0 = x + <usize>i * rowBytes;
-      const x1 = x0 + rowBytes;
-      const x2 = x1 + rowBytes;
-      const x3 = x2 + rowBytes;
-      let c0a = f64x2.splat(0);
-      let c0b = f64x2.splat(0);
-      let c1a = f64x2.splat(0);
-      let c1b = f64x2.splat(0);
-      let c2a = f64x2.splat(0);
-      let c2b = f64x2.splat(0);
-      let c3a = f64x2.splat(0);
-      let c3b = f64x2.splat(0);
-      for (let q = from; q < until; q++) {
-        const at = <usize>q << 3;
-        const b = panel + (<usize>q << 5);
-        const ba = v128.load(b);
-        const bb = v128.load(b, 16);
-        const a0 = v128.load64_splat(x0 + at);
-        const a1 = v128.load64_splat(x1 + at);
-        const a2 = v128.load64_splat(x2 + at);
-        const a3 = v128.load64_splat(x3 + at);
-        c0a = f64x2.add(c0a, f64x2.mul(a0, ba));
-        c0b = f64x2.add(c0b, f64x2.mul(a0, bb));
-        c1a = f64x2.add(c1a, f64x2.mul(a1, ba));
-        c1b = f64x2.add(c1b, f64x2.mul(a1, bb));
-        c2a = f64x2.add(c2a, f64x2.mul(a2, ba));
-        c2b = f64x2.add(c2b, f64x2.mul(a2, bb));
-        c3a = f64x2.add(c3a, f64x2.mul(a3, ba));
-        c3b = f64x2.add(c3b, f64x2.mul(a3, bb));
-      }
-      storeTile(out + <usize>i * outRow + (<usize>j << 3), outRow, lower && i == j, c0a, c0b, c1a, c1b, c2a, c2b, c3a, c3b);
+      memory.fill(TILE, 0, 128);
+      accumulateTile(TILE, 32, x0 + (<usize>from << 3), rowBytes, 8, panel + (<usize>from << 5), 32, until - from, false);
+      storeTile(out + <usize>i * outRow + (<usize>j << 3), outRow, lower && i == j, v128.load(TILE), v128.load(TILE, 16), v128.load(TILE, 32), v128.load(TILE, 48),
+        v128.load(TILE, 64), v128.load(TILE, 80), v128.load(TILE, 96), v128.load(TILE, 112));
     }
     for (; i < m; i++) {
       const last = lower ? min(j + 4, i + 1) : j + 4;
