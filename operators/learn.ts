@@ -41,9 +41,6 @@ function isEncoded(item: LearnInput): item is EncodedChunk {
   return (item as EncodedChunk).kind === 'encoded';
 }
 
-/** Makes the event of a learn call once it answered, in arrival order: refused records to the sink, the valve drained. */
-type Settle = () => UpdateEvent;
-
 /** One learn call to make: the packed batch, its rows, and how to name record i to the bad-record sink. */
 interface Work {
   readonly batch: Batch | undefined;
@@ -72,10 +69,6 @@ export function learn(model: OnlineModel | Learner, options: LearnOptions = {}):
     // snapshot with the positions and record count after exactly the calls issued before it.
     let issued: { readonly [source: string]: number } = {};
     let calls = 0;
-    // Items handed to the learner, events made (one per item, in order), and items handed when the last capture was taken.
-    let handed = 0;
-    let made = 0;
-    let captured = 0;
     let answered = { calls: 0, recordsSeen: learner.recordsSeen };
     const awaited = new Map<number, ((recordsSeen: number) => void)[]>();
     const answer = (call: number, recordsSeen: number): void => {
@@ -86,7 +79,6 @@ export function learn(model: OnlineModel | Learner, options: LearnOptions = {}):
     const capture = (): SnapshotCapture | Promise<SnapshotCapture> => {
       const at = issued;
       const call = calls;
-      captured = handed;
       const state = learner.snapshot();
       if (answered.calls === call && !(state instanceof Promise)) return { snapshot: state, positions: at, recordsSeen: answered.recordsSeen };
       const seen = answered.calls === call ? answered.recordsSeen : new Promise<number>((resolve) => {
@@ -135,59 +127,50 @@ export function learn(model: OnlineModel | Learner, options: LearnOptions = {}):
       }
       return {
         family: learner.family, capture, labels: learnedLabels, rows: learnedRows, offered: work.offered,
-        rejected: work.rejectedBefore + (outcome?.rejected.length ?? 0), recordsSeen: answered.recordsSeen,
+        rejected: work.rejectedBefore + (outcome?.rejected.length ?? 0), recordsSeen: learner.recordsSeen,
         stats: outcome?.stats ?? { records: 0 }, durationMs: outcome?.durationMs ?? 0, latencyMs: performance.now() - work.arrived,
-        positions: covered, queueDepth: valve?.depth ?? 0, scores, snapshotted: ++made <= captured,
+        positions: covered, queueDepth: valve?.depth ?? 0, scores,
       };
     };
     /** An encoded chunk: decoded and learned where the model lives; the records its decoder refused go to the sink first, with the decoder's reason as `code`. */
-    const learnEncoded = (item: EncodedChunk, arrived: number): Promise<Settle> => {
+    const learnEncoded = (item: EncodedChunk, arrived: number): Observable<UpdateEvent> => {
       if (learner.learnEncoded === undefined) throw new ConfigError(`the ${learner.family} learner cannot decode encoded records (a worker learner with a decoding entry can)`, { field: 'learner', value: learner.family });
       Object.assign(positions, item.positions);
       const covered = { ...positions };
       issued = covered;
       const call = ++calls;
-      return learner.learnEncoded(item.values, item.decoder, evaluate).then((result) => () => {
-        answer(call, result.outcome?.recordsSeen ?? answered.recordsSeen);
+      return from(learner.learnEncoded(item.values, item.decoder, evaluate).then((result) => {
+        answer(call, result.outcome?.recordsSeen ?? learner.recordsSeen);
         for (const { index, row, reason, detail } of result.refused) {
           badRecords?.next({ record: item.describe(index), reason: detail, code: reason, error: new InputError(detail, { row }) });
         }
         const describe = (index: number): unknown => item.describe(result.kept[index]);
         return finish(result.outcome, result.labels, result.rows, { describe, offered: item.consumed, rejectedBefore: result.refused.length, arrived }, covered);
-      });
+      }));
     };
-    /** Hands an item to the learner now; what makes its event once every call before it has (a promise while the learner works on it). */
-    const hand = (item: LearnInput, arrived: number): Settle | Promise<Settle> => {
-      if (isEncoded(item)) return learnEncoded(item, arrived);
-      const work = prepare(item, arrived);
-      const covered = { ...positions };
-      // Copies: a worker learner transfers (detaches) the batch's buffers.
-      const labels = work.batch === undefined ? new Float64Array(0) : work.batch.y.slice(0, work.batch.n);
-      const streamRows = work.rows.slice();
-      issued = covered;
-      if (work.batch === undefined) return () => finish(undefined, labels, streamRows, work, covered);
-      const call = ++calls;
-      const settle = (outcome: LearnOutcome): Settle => () => {
-        answer(call, outcome.recordsSeen);
-        return finish(outcome, labels, streamRows, work, covered);
-      };
-      const result = learner.learn(work.batch, work.rows, evaluate);
-      return result instanceof Promise ? result.then(settle) : settle(result);
-    };
-    // Each item is handed to the learner as it arrives (a worker learner queues the calls and applies
-    // them in order, so its thread goes from one chunk to the next without a round trip through this
-    // one); the events are made and emitted in arrival order. A failed call errors the stream; the
-    // ones handed on after it are not waited for.
     return source.pipe(
       map((item) => {
         const arrived = performance.now();
         valve?.enter(isChunk(item) || isEncoded(item) ? item.consumed : Array.isArray(item) ? item.length : 1);
-        handed++;
-        const settle = hand(item, arrived);
-        if (settle instanceof Promise) settle.catch(() => undefined); // a failure is reported in its turn, below
-        return settle;
+        return { item, arrived };
       }),
-      concatMap((settle): Observable<UpdateEvent> => (settle instanceof Promise ? from(settle.then((make) => make())) : of(settle()))),
+      concatMap(({ item, arrived }): Observable<UpdateEvent> => {
+        if (isEncoded(item)) return learnEncoded(item, arrived);
+        const work = prepare(item, arrived);
+        const covered = { ...positions };
+        // Copies: a worker learner transfers (detaches) the batch's buffers.
+        const labels = work.batch === undefined ? new Float64Array(0) : work.batch.y.slice(0, work.batch.n);
+        const streamRows = work.rows.slice();
+        issued = covered;
+        if (work.batch === undefined) return of(finish(undefined, labels, streamRows, work, covered));
+        const call = ++calls;
+        const onOutcome = (outcome: LearnOutcome): UpdateEvent => {
+          answer(call, outcome.recordsSeen);
+          return finish(outcome, labels, streamRows, work, covered);
+        };
+        const result = learner.learn(work.batch, work.rows, evaluate);
+        return result instanceof Promise ? from(result.then(onOutcome)) : of(onOutcome(result));
+      }),
     );
   });
 }

@@ -81,7 +81,7 @@ export function snapshots(options: SnapshotOptions = {}): OperatorFunction<Updat
     const upstream = source.subscribe(operatorObserver<UpdateEvent>(subscriber, {
       next(event) {
         last = event;
-        if (event.snapshotted !== true) sinceLast += event.offered;
+        sinceLast += event.offered;
         if (requested !== undefined) {
           const reason = requested;
           requested = undefined;

@@ -34,7 +34,5 @@ export interface UpdateEvent {
   readonly positions: { readonly [source: string]: number };
   /** Records queued in the backpressure valve after this batch (0 without one). */
   readonly queueDepth: number;
-  /** Whether a capture taken after this batch was handed to the learner (while it was queued) already holds it: snapshot triggers do not count it again. */
-  readonly snapshotted?: boolean;
   readonly scores?: RecordScores;
 }

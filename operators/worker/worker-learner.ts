@@ -17,13 +17,6 @@ import type { SerializedOutcome, WorkerMetricsTask, WorkerTask } from './worker-
 
 let models = 0;
 
-/**
- * Tasks handed to the worker thread before it answers the first of them. Its handler is
- * synchronous, so it still runs them one at a time, in the order sent (each to the end before the
- * next starts); the pool's queue holds the rest.
- */
-const TASKS_IN_WORKER = 8;
-
 /** Options of the worker that holds a model. */
 export interface WorkerLearnerOptions {
   /** Record the model's metrics in the worker and post them as deltas on {@link WorkerLearner.messages}. */
@@ -54,8 +47,7 @@ export class WorkerLearner implements Learner {
 
   private static async start(task: (name: string) => WorkerTask, transferList: ArrayBuffer[], family: string, dim: number, entry: string | undefined): Promise<WorkerLearner> {
     // stricterFIFO: without it piscina re-queues a task it could not hand over at the tail, reordering queued updates.
-    // TASKS_IN_WORKER: queued tasks wait in the worker's own port, so it goes from one to the next without a round trip through this thread.
-    const pool = new Piscina({ filename: modelWorkerPath(entry), minThreads: 1, maxThreads: 1, concurrentTasksPerWorker: TASKS_IN_WORKER, stricterFIFO: true, recordTiming: false });
+    const pool = new Piscina({ filename: modelWorkerPath(entry), minThreads: 1, maxThreads: 1, concurrentTasksPerWorker: 1, stricterFIFO: true });
     const name = `model-${process.pid}-${++models}`;
     try {
       const reply = reviveReply(await pool.run(task(name), { transferList }));

@@ -94,45 +94,6 @@ describe('learn(model)', () => {
     expect(() => new BackpressureValve({ pause() {}, resume() {} }, 0)).toThrow(ConfigError);
   });
 
-  it('hands each item to an asynchronous learner as it arrives, without waiting for the answers before it (a worker is never idle between chunks), and emits the events in order', async () => {
-    const answers: ((recordsSeen: number) => void)[] = [];
-    const pending: Learner = {
-      family: 'pending', dim: 1, recordsSeen: 0,
-      learn: (batch) => new Promise((resolve) => answers.push((recordsSeen) => resolve({ stats: { records: batch.n }, recordsSeen, rejected: [], durationMs: 0 }))),
-      snapshot: () => { throw new Error('unused'); },
-    };
-    const subject = new Subject<LabelledRecord>();
-    const done = lastValueFrom(subject.pipe(learn(pending), map((e) => e.positions.s), toArray()));
-    for (let i = 1; i <= 3; i++) subject.next(record([i], 0, i));
-    subject.complete();
-    expect(answers).toHaveLength(3);
-    answers[2](3);
-    answers[0](1);
-    answers[1](2);
-    expect(await done).toEqual([1, 2, 3]);
-  });
-
-  it('a learn call that fails errors the stream once; the calls already handed on after it raise no unhandled rejection', async () => {
-    const unhandled: unknown[] = [];
-    const listener = (reason: unknown): void => { unhandled.push(reason); };
-    process.on('unhandledRejection', listener);
-    try {
-      const failing: Learner = {
-        family: 'failing', dim: 1, recordsSeen: 0,
-        learn: (_batch, rows) => (rows[0] === 1 ? Promise.resolve({ stats: { records: 1 }, recordsSeen: 1, rejected: [], durationMs: 0 }) : Promise.reject(new NumericalError(`call for row ${rows[0]} failed`))),
-        snapshot: () => { throw new Error('unused'); },
-      };
-      const subject = new Subject<LabelledRecord>();
-      const done = lastValueFrom(subject.pipe(learn(failing), toArray()));
-      for (let i = 1; i <= 3; i++) subject.next(record([i], 0, i));
-      await expect(done).rejects.toThrow(/call for row 2 failed/);
-      await new Promise((resolve) => setImmediate(resolve));
-      expect(unhandled).toEqual([]);
-    } finally {
-      process.off('unhandledRejection', listener);
-    }
-  });
-
   it.each([...families.keys()])('%s: learning minibatches through the operator equals direct updates, bit for bit', async (id) => {
     const family = getFamily(id);
     const records = taskRecords(family.task, 120, 3, 11);

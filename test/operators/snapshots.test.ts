@@ -1,4 +1,4 @@
-import { from, lastValueFrom, map, Subject, tap, toArray } from 'rxjs';
+import { from, lastValueFrom, map, toArray } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import type { LabelledRecord } from '../../operators/labelled-record.js';
@@ -53,12 +53,7 @@ describe('snapshots(opts)', () => {
       learn: async (batch) => { state += batch.n; return { stats: { records: batch.n }, recordsSeen: state, rejected: [], durationMs: 0 }; },
       snapshot: () => { const at = state; return new Promise<ModelSnapshot>((r) => setTimeout(() => r({ family: 'f', version: 1, dim: 1, header: { at }, arrays: {} }), 10 - at)); },
     };
-    // Each record arrives after the one before it is learned and its snapshot asked for (a learner is handed records as they come, so a snapshot covers all handed on before it).
-    const records = new Subject<LabelledRecord>();
-    const feed = (v: number): void => { if (v <= 5) records.next({ x: Float64Array.of(v), y: v, row: v }); else records.complete(); };
-    const done = lastValueFrom(records.pipe(learn(asyncLearner), tap((e) => setImmediate(() => feed(e.recordsSeen + 1))), snapshots({ everyRecords: 2 }), toArray()));
-    feed(1);
-    const events = await done;
+    const events = await lastValueFrom(from([1, 2, 3, 4, 5].map((v) => ({ x: Float64Array.of(v), y: v, row: v }))).pipe(learn(asyncLearner), snapshots({ everyRecords: 2 }), toArray()));
     expect(events.map((e) => [e.reason, e.recordsSeen, e.snapshot.header.at])).toEqual([['records', 2, 2], ['records', 4, 4], ['complete', 5, 5]]);
   });
 
