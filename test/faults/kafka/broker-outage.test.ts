@@ -143,6 +143,13 @@ describe('vbstream run through a Kafka outage (real broker, stopped and started)
     await produceValues(port, idleTopic, Array.from({ length: 1_000 }, (_, i) => recordJson(data, i)), 1);
     const idle = startRun(idleTopic, { shutdownTimeoutMs: 20_000 });
     await waitFor(() => learned(busy.out()) >= 500 && learned(idle.out()) >= 1_000, 'both runs learning');
+    // "Nothing to save" for the idle run: its caught-up snapshot is durable before the brokers go.
+    const idleStore = await KafkaSnapshotStore.open(port, { topic: `${idleTopic}.snapshots` });
+    try {
+      await waitFor(() => snapshotsAtEnd(admin, idleStore, idleTopic, `vb-logit-online@${idleTopic}`), 'the idle run caught up and saved');
+    } finally {
+      await idleStore.close();
+    }
     await broker.halt();
     await waitFor(() => unreachableLines(busy.err()).length > 0 && unreachableLines(idle.err()).length > 0, 'the outage reported by both');
     busy.child.kill('SIGTERM');
