@@ -22,8 +22,8 @@ interface DenseKernelExports {
 
 /**
  * The WebAssembly SIMD dense kernels, instantiated synchronously from the bytes embedded at build time, and
- * the scratch region that callers copy their operands into (it grows, never shrinks; read `f64` after
- * `reserve`, as a growth replaces the view). One instance per thread (each worker loads its own module).
+ * the scratch region that callers copy their operands into with `write` and out of with `read` (it grows,
+ * never shrinks; a growth replaces the view). One instance per thread (each worker loads its own module).
  */
 class DenseKernels {
   readonly kernels: DenseKernelExports;
@@ -58,11 +58,6 @@ class DenseKernels {
    */
   read(at: number, target: Float64Array, length: number, offset = 0): void {
     target.set(this.view.subarray(at, at + length), offset);
-  }
-
-  /** The module's memory as Float64 (valid until the next `reserve`). */
-  get f64(): Float64Array {
-    return this.view;
   }
 }
 
