@@ -77,7 +77,7 @@ export class BanditDecider {
 
   private constructor(private readonly options: BanditDeciderOptions, private readonly producer: ProducerPort, private readonly reader: ConsumerPort, private readonly admin: AdminPort) {
     this.instanceId = options.instanceId ?? randomUUID().replaceAll('-', '').slice(0, 12);
-    this.writer = new BatchingWriter(producer, admin, { probeTopic: options.decisionsTopic, unresponsiveAfterMs: options.unresponsiveAfterMs });
+    this.writer = new BatchingWriter([producer], admin, { probeTopic: options.decisionsTopic, unresponsiveAfterMs: options.unresponsiveAfterMs });
   }
 
   /** Creates the decisions (and rewards) topic if missing, connects and starts following the policy topic. */

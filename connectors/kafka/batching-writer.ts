@@ -1,3 +1,4 @@
+import { ConfigError } from '../../src/core/config-error.js';
 import { VbstreamError } from '../../src/core/vbstream-error.js';
 import { isRetriableKafkaFailure } from './is-retriable-kafka-failure.js';
 import type { AdminPort, PortOutgoingMessage, ProducerPort } from './kafka-port.js';
@@ -15,22 +16,33 @@ const PROBE_EVERY_MS = 1_000;
 
 /** Messages waiting for the next send to their topic, with the callers to tell. */
 interface Queue {
+  readonly topic: string;
+  readonly noun: string;
   messages: PortOutgoingMessage[];
   waiting: ((error?: unknown) => void)[];
-  sending: boolean;
+  /** Sends of this topic in flight. */
+  sending: number;
 }
 
 /**
  * Writes what a service must log before it answers (a decision, a prediction) to Kafka with acks
- * from all in-sync replicas, through the caller's (idempotent) producer. `append` batches: the
- * messages appended to a topic while a send to it is in flight go out together in the next send,
- * and each caller's promise settles when the send holding its messages does. A failed write
- * rejects with an `io` `VbstreamError` naming the topic and the broker's error (retriable unless
- * the client says no retry can cure it), and {@link brokerProblem} says what is wrong while writes
- * fail or hang.
+ * from all in-sync replicas, through the caller's (idempotent) producers. `append` batches: each
+ * producer has at most one send in flight (both clients send an idempotent producer's requests one
+ * at a time); an append goes out at once on a producer with none, and the messages appended while
+ * every producer is busy go out together in the next send of the first one free. Each caller's
+ * promise settles when the send holding its messages does: a failed send fails exactly the callers
+ * it carried. A message is in one send of one producer only, so each producer's idempotence keeps
+ * it written once; records of one partition from different producers interleave in any order. A
+ * failed write rejects with an `io` `VbstreamError` naming the topic and the broker's error
+ * (retriable unless the client says no retry can cure it), and {@link brokerProblem} says what is
+ * wrong while writes fail or hang.
  */
 export class BatchingWriter {
   private readonly queues = new Map<string, Queue>();
+  /** The producers with no send of `append`'s in flight. */
+  private readonly idle: ProducerPort[];
+  /** Round robin of `write` over the producers. */
+  private turn = 0;
   /** Start times of the writes in flight. */
   private readonly writes = new Set<{ readonly since: number }>();
   /** Why the last write failed, until a write or a probe of the brokers succeeds. */
@@ -40,7 +52,10 @@ export class BatchingWriter {
   private stopped = false;
   private readonly unresponsiveAfterMs: number;
 
-  constructor(private readonly producer: ProducerPort, private readonly admin: AdminPort, private readonly options: BatchingWriterOptions) {
+  /** `producers`: at least one, each idempotent, connected and disconnected by the caller. */
+  constructor(private readonly producers: readonly ProducerPort[], private readonly admin: AdminPort, private readonly options: BatchingWriterOptions) {
+    if (producers.length === 0) throw new ConfigError('a BatchingWriter needs at least one producer', { field: 'producers', value: 0 });
+    this.idle = [...producers];
     this.unresponsiveAfterMs = options.unresponsiveAfterMs ?? 10_000;
   }
 
@@ -61,21 +76,25 @@ export class BatchingWriter {
   /** Appends `messages` (of one caller, `noun` naming one of them in errors: `decision`) to the next send to `topic`; resolves once they are durable. */
   append(topic: string, noun: string, messages: readonly PortOutgoingMessage[]): Promise<void> {
     let queue = this.queues.get(topic);
-    if (queue === undefined) this.queues.set(topic, (queue = { messages: [], waiting: [], sending: false }));
+    if (queue === undefined) this.queues.set(topic, (queue = { topic, noun, messages: [], waiting: [], sending: 0 }));
     const pending = queue;
     return new Promise<void>((resolve, reject) => {
       for (const message of messages) pending.messages.push(message);
       pending.waiting.push((error) => (error === undefined ? resolve() : reject(error)));
-      void this.flush(topic, noun, pending);
+      this.flush(pending);
     });
   }
 
-  /** Writes `messages` to `topic` now (`what` names them in errors: `the reward`) and resolves once they are durable. */
-  async write(topic: string, what: string, messages: PortOutgoingMessage[]): Promise<void> {
+  /** Writes `messages` to `topic` now, through the producers in turn (`what` names them in errors: `the reward`), and resolves once they are durable. */
+  write(topic: string, what: string, messages: PortOutgoingMessage[]): Promise<void> {
+    return this.writeWith(this.producers[this.turn++ % this.producers.length], topic, what, messages);
+  }
+
+  private async writeWith(producer: ProducerPort, topic: string, what: string, messages: PortOutgoingMessage[]): Promise<void> {
     const write = { since: Date.now() };
     this.writes.add(write);
     try {
-      await this.producer.send({ topic, messages, acks: -1 });
+      await producer.send({ topic, messages, acks: -1 });
       this.failure = undefined;
     } catch (cause) {
       const reason = cause instanceof Error ? cause.message : String(cause);
@@ -89,7 +108,7 @@ export class BatchingWriter {
 
   /** Resolves once every appended message has been sent (or failed). */
   async drain(): Promise<void> {
-    const busy = (): boolean => [...this.queues.values()].some((queue) => queue.sending || queue.messages.length > 0);
+    const busy = (): boolean => [...this.queues.values()].some((queue) => queue.sending > 0 || queue.messages.length > 0);
     while (busy()) await new Promise((resolve) => setTimeout(resolve, 10));
   }
 
@@ -99,20 +118,28 @@ export class BatchingWriter {
     clearTimeout(this.probe);
   }
 
-  private async flush(topic: string, noun: string, queue: Queue): Promise<void> {
-    if (queue.sending || queue.messages.length === 0) return;
-    queue.sending = true;
-    const { messages, waiting } = queue;
+  /** Sends what `queue` holds on an idle producer, if there is one. */
+  private flush(queue: Queue): void {
+    if (queue.messages.length === 0) return;
+    const producer = this.idle.shift();
+    if (producer !== undefined) void this.send(producer, queue);
+  }
+
+  /** Sends every message `queue` holds on `producer`, settles their callers, then hands the producer to the next queue with messages. */
+  private async send(producer: ProducerPort, queue: Queue): Promise<void> {
+    const { topic, noun, messages, waiting } = queue;
     queue.messages = [];
     queue.waiting = [];
+    queue.sending++;
     try {
-      await this.write(topic, messages.length === 1 ? `the ${noun}` : `${messages.length} ${noun}s`, messages);
+      await this.writeWith(producer, topic, messages.length === 1 ? `the ${noun}` : `${messages.length} ${noun}s`, messages);
       for (const done of waiting) done();
     } catch (error) {
       for (const done of waiting) done(error);
     } finally {
-      queue.sending = false;
-      void this.flush(topic, noun, queue);
+      queue.sending--;
+      this.idle.push(producer);
+      for (const next of this.queues.values()) this.flush(next);
     }
   }
 
