@@ -96,7 +96,7 @@ export const COMMAND_HELP: { readonly [command: string]: CommandHelp } = {
   },
   serve: {
     summary: 'the scoring service: POST /predict answers mean, variance and a credible interval from the latest posterior of a vbstream run (hot-swapped), optionally logging every answer to Kafka',
-    usage: 'vbstream serve (--config pipeline.json [--partition P | --global] | --snapshot-dir DIR | --brokers host:port --snapshot-topic T --model NAME (--partition P | --global)) [--family <id>] [--dim D] [--features a,b,c] [--max-abs-input N] [--host 127.0.0.1] [--port 8080] [--level 0.9] [--max-rows 1000] [--max-body-bytes 1048576] [--predictions-topic T [--outcomes-topic T] [--partitions N] [--brokers host:port]] [--instance-id ID] [--request-timeout-ms 10000] [--allowed-hosts a,b] [--shutdown-timeout-ms 30000] [--poll-ms 500] [--kafka-client kafkajs|platformatic]',
+    usage: 'vbstream serve (--config pipeline.json [--partition P | --global] | --snapshot-dir DIR | --brokers host:port --snapshot-topic T --model NAME (--partition P | --global)) [--family <id>] [--dim D] [--features a,b,c] [--max-abs-input N] [--host 127.0.0.1] [--port 8080] [--level 0.9] [--max-rows 1000] [--max-body-bytes 1048576] [--predictions-topic T [--outcomes-topic T] [--partitions N] [--log-producers 2] [--brokers host:port]] [--instance-id ID] [--request-timeout-ms 10000] [--allowed-hosts a,b] [--shutdown-timeout-ms 30000] [--poll-ms 500] [--kafka-client kafkajs|platformatic]',
     options: [
       ['--config <file>', 'a vbstream run pipeline: its family, schema.features (or the CSV header), schema.maxAbsInput and snapshots (snapshots.dir for file sources; for a Kafka source its snapshot topic and model <family>@<topic>, with --partition or --global)'],
       ['--partition <p>', 'Kafka snapshot topic: serve partition p\'s model (key <model>/<p>, version <p>:<nextOffset>)'],
@@ -118,6 +118,7 @@ export const COMMAND_HELP: { readonly [command: string]: CommandHelp } = {
       ['--predictions-topic <topic>', 'log every answer there (keyed by prediction id, acks from all replicas) before returning it; a failed write answers 503 and /readyz says so. Created if missing'],
       ['--outcomes-topic <topic>', 'with --predictions-topic: POST /outcome {"predictionId", "y"} writes there, keyed by the id (co-partitioned; created if missing)'],
       ['--partitions <N>', 'partitions of the predictions and outcomes topics when this creates them (the outcome learner\'s). Default: 1'],
+      ['--log-producers <N>', 'idempotent producers logging at once, each with one write in flight: a prediction waits for a free one, not for the write in flight. Default: 2'],
       ['--instance-id <id>', 'prefix of the prediction ids (<id>-<n>). Default: 12 random hex digits, new at every start'],
       ['--request-timeout-ms <ms>', 'longest a request may take once its body is in (predictions logged included): past it 503, retriable, Retry-After: 1. Default: 10000'],
       ['--allowed-hosts <a,b>', 'names the service answers to in the Host header besides --host, localhost and IP addresses (others: 421); * for any. Default: none'],

@@ -103,7 +103,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
       'snapshot-dir': { type: 'string' }, 'poll-ms': { type: 'string' }, brokers: { type: 'string' }, 'kafka-client': { type: 'string' }, 'snapshot-topic': { type: 'string' }, model: { type: 'string' },
       family: { type: 'string' }, dim: { type: 'string' }, features: { type: 'string' }, 'max-abs-input': { type: 'string' },
       host: { type: 'string', default: '127.0.0.1' }, port: { type: 'string' }, level: { type: 'string' }, 'max-rows': { type: 'string' }, 'max-body-bytes': { type: 'string' },
-      'predictions-topic': { type: 'string' }, 'outcomes-topic': { type: 'string' }, partitions: { type: 'string' }, 'instance-id': { type: 'string' },
+      'predictions-topic': { type: 'string' }, 'outcomes-topic': { type: 'string' }, partitions: { type: 'string' }, 'log-producers': { type: 'string' }, 'instance-id': { type: 'string' },
       'request-timeout-ms': { type: 'string' }, 'allowed-hosts': { type: 'string' }, 'shutdown-timeout-ms': { type: 'string' },
     },
   });
@@ -117,6 +117,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const requestTimeoutMs = values['request-timeout-ms'] === undefined ? undefined : numberFlag('--request-timeout-ms', values['request-timeout-ms'], 0, { min: 1 });
   const shutdownTimeoutMs = values['shutdown-timeout-ms'] === undefined ? undefined : numberFlag('--shutdown-timeout-ms', values['shutdown-timeout-ms'], 0, { min: 1 });
   const partitions = numberFlag('--partitions', values.partitions, 1, { min: 1 });
+  const producers = numberFlag('--log-producers', values['log-producers'], KafkaPredictionLog.PRODUCERS, { min: 1 });
   const pollMs = numberFlag('--poll-ms', values['poll-ms'], 500, { min: 1 });
   const instanceId = values['instance-id'];
   if (instanceId !== undefined && !/^[A-Za-z0-9_.]+$/.test(instanceId)) throw new ConfigError('--instance-id must be letters, digits, _ or . (prediction ids are <instance>-<n>)', { field: '--instance-id', value: instanceId });
@@ -131,7 +132,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   let scoring: ScoringService | undefined;
   const service = {
     start: async (onFatal: (error: Error) => void): Promise<void> => {
-      const log = predictionsTopic === undefined ? undefined : await KafkaPredictionLog.start(kafka!.port, { predictionsTopic, outcomesTopic, partitions, unresponsiveAfterMs: requestTimeoutMs });
+      const log = predictionsTopic === undefined ? undefined : await KafkaPredictionLog.start(kafka!.port, { predictionsTopic, outcomesTopic, partitions, producers, unresponsiveAfterMs: requestTimeoutMs });
       scoring = new ScoringService({
         source: served.source, family: served.family, dim: served.dim, features: served.features, maxAbsInput: served.maxAbsInput, level, maxRows, log, instanceId, title: served.title,
         host, port: httpPort, maxBodyBytes, requestTimeoutMs, allowedHosts: values['allowed-hosts']?.split(','),

@@ -36,6 +36,7 @@ describe('vbstream serve', () => {
     [['--snapshot-dir', 'a', '--port', '70000'], /--port must be an integer from 0/],
     [['--snapshot-dir', 'a', '--outcomes-topic', 'o'], /--outcomes-topic needs --predictions-topic/],
     [['--snapshot-dir', 'a', '--predictions-topic', 'p'], /--predictions-topic needs --brokers/],
+    [['--snapshot-dir', 'a', '--log-producers', '0'], /--log-producers must be an integer ≥ 1/],
     [['--snapshot-dir', 'a', '--family', 'vb-logit-onlin'], /did you mean "vb-logit-online"/],
     [['--snapshot-dir', 'a', '--features', 'a,b', '--dim', '3'], /2 feature names for dim 3/],
   ])('%j exits 1 naming the problem, before it serves', (args, message) => {

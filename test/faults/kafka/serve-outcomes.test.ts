@@ -24,7 +24,7 @@ type ServeEvent = { readonly type: string; readonly url?: string; readonly versi
 /** A `vbstream serve` process on the merged posterior the learner publishes, logging its predictions. */
 function server(prefix: string): ServiceProcess<ServeEvent> {
   return new ServiceProcess<ServeEvent>(['--snapshot-topic', `${prefix}.state`, '--model', 'live', '--global', '--family', FAMILY, '--dim', String(D),
-    '--predictions-topic', `${prefix}.predictions`, '--outcomes-topic', `${prefix}.outcomes`, '--partitions', String(PARTITIONS), '--port', '0'], 'serve');
+    '--predictions-topic', `${prefix}.predictions`, '--outcomes-topic', `${prefix}.outcomes`, '--partitions', String(PARTITIONS), '--log-producers', '3', '--port', '0'], 'serve');
 }
 
 /** The URL of POST /predict once the server listens with a posterior loaded. */
