@@ -31,11 +31,14 @@ import { syntheticLogistic } from './synthetic-logistic.js';
  *   skipped with a message when Java or the broker's jars are missing).
  * With each run it prints the CPU time the server (this process) spent per request answered and the
  * CPU the generator used (% of one core), each against its target. `SERVE_BENCH_SECONDS` sets each
- * run's length (default 5).
+ * run's length (default 5); `SERVE_BENCH_PRODUCERS` the sizes of the prediction log's pool of
+ * producers to measure, each in turn for each client (default `1,2`: one producer, as before the
+ * pool, and the default).
  */
 const D = 10;
 const SECONDS = Number(process.env.SERVE_BENCH_SECONDS ?? 5);
 const CONNECTIONS = 50;
+const PRODUCERS = (process.env.SERVE_BENCH_PRODUCERS ?? `1,${KafkaPredictionLog.PRODUCERS}`).split(',').map(Number);
 const autocannon = fileURLToPath(new URL('../../node_modules/autocannon/autocannon.js', import.meta.url));
 const pacedLoad = fileURLToPath(new URL('./paced-load.js', import.meta.url));
 /** Makes a child process print the CPU it used on its last stderr line as it exits. */
@@ -177,10 +180,12 @@ if (broker instanceof Error) {
   try {
     for (const client of ['platformatic', 'kafkajs'] as const) {
       const port = createKafkaPort({ brokers: [broker.bootstrap], logLevel: 'nothing', client });
-      const log = await KafkaPredictionLog.start(port, { predictionsTopic: `bench.predictions.${client}`, partitions: 4 });
-      const logged = new MemoryPosteriorSource();
-      logged.publish(fitted(1), 'v1');
-      await measureService(`vbstream serve, every prediction logged to Kafka (acks = all, local broker, --kafka-client ${client})`, new ScoringService({ source: logged, family: 'adf-logit', dim: D, port: 0, log, metrics: new PipelineMetrics({ pipeline: 'bench' }) }), logged, 0.5);
+      for (const producers of PRODUCERS) {
+        const log = await KafkaPredictionLog.start(port, { predictionsTopic: `bench.predictions.${client}.${producers}`, partitions: 4, producers });
+        const logged = new MemoryPosteriorSource();
+        logged.publish(fitted(1), 'v1');
+        await measureService(`vbstream serve, every prediction logged to Kafka (acks = all, local broker, --kafka-client ${client}, --log-producers ${producers})`, new ScoringService({ source: logged, family: 'adf-logit', dim: D, port: 0, log, metrics: new PipelineMetrics({ pipeline: 'bench' }) }), logged, 0.5);
+      }
     }
   } finally {
     await broker.stop();
