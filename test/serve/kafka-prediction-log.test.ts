@@ -10,12 +10,19 @@ class HeldPort implements KafkaPort {
   made = 0;
   connected = 0;
   disconnected = 0;
+  adminDisconnected = 0;
+
+  /** `failConnect`: the producer (by creation order) whose connect fails. */
+  constructor(private readonly failConnect?: number) {}
 
   producer(config?: { idempotent?: boolean; maxInFlightRequests?: number }): ProducerPort {
     expect(config).toMatchObject({ idempotent: true, maxInFlightRequests: 1 });
     const id = this.made++;
     return {
-      connect: async () => { this.connected++; },
+      connect: async () => {
+        if (id === this.failConnect) throw new Error('broker unreachable');
+        this.connected++;
+      },
       disconnect: async () => { this.disconnected++; },
       send: ({ messages }: { messages: PortOutgoingMessage[] }) => new Promise((resolve) => this.sends.push({ producer: id, keys: messages.map((m) => String(m.key)), ack: () => resolve(undefined) })),
     };
@@ -23,7 +30,7 @@ class HeldPort implements KafkaPort {
 
   admin(): AdminPort {
     return {
-      connect: async () => undefined, disconnect: async () => undefined, listTopics: async () => ['predictions'],
+      connect: async () => undefined, disconnect: async () => { this.adminDisconnected++; }, listTopics: async () => ['predictions'],
     } as unknown as AdminPort;
   }
 
@@ -65,5 +72,11 @@ describe('KafkaPredictionLog', () => {
     await log.stop();
     await expect(KafkaPredictionLog.start(new HeldPort(), { predictionsTopic: 'predictions', producers: 0 })).rejects.toThrow(ConfigError);
     await expect(KafkaPredictionLog.start(new HeldPort(), { predictionsTopic: 'predictions', producers: 1.5 })).rejects.toThrow('producers must be a positive integer');
+  });
+
+  it('disconnects the producers it connected, and its admin, when a later producer cannot connect', async () => {
+    const port = new HeldPort(2);
+    await expect(KafkaPredictionLog.start(port, { predictionsTopic: 'predictions', producers: 3 })).rejects.toThrow('broker unreachable');
+    expect([port.connected, port.disconnected, port.adminDisconnected]).toEqual([2, 2, 1]);
   });
 });
