@@ -1,3 +1,4 @@
+import { ShapeError } from '../core/shape-error.js';
 import { denseKernelsBinary } from './dense-kernels-binary.js';
 
 /** The part of the WebAssembly JS API used here (ES2022's lib does not declare it; Node has it since 8). */
@@ -37,11 +38,22 @@ class DenseKernels {
     this.view = new Float64Array(this.kernels.memory.buffer);
   }
 
-  /** Makes `doubles` Float64 free from the returned Float64 index of `f64` (its byte offset is 8× that). */
+  /**
+   * Makes `doubles` Float64 free from the returned Float64 index of `f64` (its byte offset is 8× that). A region
+   * the memory cannot grow to (past wasm32's 4 GiB, or refused by the system) throws `ShapeError`, not retriable:
+   * the same operands ask for the same bytes again.
+   */
   reserve(doubles: number): number {
     const needed = this.base + doubles * 8;
     const memory = this.kernels.memory;
-    if (needed > memory.buffer.byteLength) memory.grow(Math.ceil((needed - memory.buffer.byteLength) / 65536));
+    if (needed > memory.buffer.byteLength) {
+      try {
+        memory.grow(Math.ceil((needed - memory.buffer.byteLength) / 65536));
+      } catch (cause) {
+        throw new ShapeError(`the dense kernels' WebAssembly memory cannot grow to hold operands of ${doubles * 8} bytes (${needed} bytes in all, it has ${memory.buffer.byteLength})`,
+          { field: 'operands', value: doubles * 8 }, { cause });
+      }
+    }
     if (this.view.buffer !== memory.buffer) this.view = new Float64Array(memory.buffer);
     return this.base / 8;
   }

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ShapeError } from '../../src/core/shape-error.js';
+import { denseKernels } from '../../src/linalg/dense-kernels.js';
 import { denseKernelsBinary } from '../../src/linalg/dense-kernels-binary.js';
 import { gemmNt } from '../../src/linalg/gemm-nt.js';
 import { gramAccumulateUpper } from '../../src/linalg/gram-accumulate-upper.js';
@@ -39,6 +41,23 @@ describe('the WebAssembly dense kernels', () => {
     const again = new Float64Array(8 * 8);
     gemmNt(again, 8, small, small, 8, 8, 5, false);
     expect(again).toEqual(smallOut);
+  });
+
+  it('a region the module memory cannot grow to is a ShapeError (not retriable) that says how many bytes were asked, and the kernels still work after it', () => {
+    const doubles = 2 ** 33;
+    let error: unknown;
+    try {
+      denseKernels.reserve(doubles);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ShapeError);
+    expect((error as ShapeError).retriable).toBe(false);
+    expect((error as ShapeError).message).toContain(`${doubles * 8} bytes`);
+    const x = random(6 * 3, 4);
+    const out = new Float64Array(6 * 6);
+    gemmNt(out, 6, x, x, 6, 6, 3, false);
+    expect(out[1 * 6 + 4]).toBe(x[3] * x[12] + x[4] * x[13] + x[5] * x[14]);
   });
 
   it('gramAccumulateUpper with alpha and weights adds (alpha·w_r·x_ri)·x_rj row by row, at every d mod 4', () => {
