@@ -168,3 +168,4 @@ function dotRows(x: usize, y: usize, n: i32, j: i32, yTriangle: i32): f64 {
 }
 
 export { choleskyFactor, choleskyInverse, gemmNnAccumulate, lowerTransposedTimesTiled, solveLowerRows, solveLowerTransposedTiled } from './triangular-kernels';
+export { shermanMorrisonPairUpper, symmetricGemvUpper } from './symmetric-kernels';

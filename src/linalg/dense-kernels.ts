@@ -19,6 +19,8 @@ interface DenseKernelExports {
   lowerTransposedTimesTiled(out: number, src: number, l: number, m: number, n: number, transposed: number, lowerOnly: number): void;
   choleskyFactor(a: number, n: number, l: number, lt: number, jitter: number): number;
   choleskyInverse(l: number, n: number, out: number, inv: number): void;
+  symmetricGemvUpper(a: number, n: number, x: number, out: number): void;
+  shermanMorrisonPairUpper(a: number, alpha: number, x: number, b: number, u: number, n: number, haveU: number): number;
 }
 
 /**
@@ -45,33 +47,48 @@ class DenseKernels {
    */
   reserve(doubles: number): number {
     const needed = this.base + doubles * 8;
-    const memory = this.kernels.memory;
-    if (needed > memory.buffer.byteLength) {
+    // Only `reserve` grows the memory (the kernels allocate nothing), so the view's length is the memory's.
+    if (needed > this.view.byteLength) {
+      const memory = this.kernels.memory;
       try {
         memory.grow(Math.ceil((needed - memory.buffer.byteLength) / 65536));
       } catch (cause) {
         throw new ShapeError(`the dense kernels' WebAssembly memory cannot grow to hold operands of ${doubles * 8} bytes (${needed} bytes in all, it has ${memory.buffer.byteLength})`,
           { field: 'operands', value: doubles * 8 }, { cause });
       }
+      this.view = new Float64Array(memory.buffer);
     }
-    if (this.view.buffer !== memory.buffer) this.view = new Float64Array(memory.buffer);
     return this.base / 8;
   }
 
   /** Copies `length` values of `source` from `offset` to Float64 index `at` of the module's memory. */
   write(at: number, source: Float64Array, length: number, offset = 0): void {
+    if (length <= SHORT) {
+      const view = this.view;
+      for (let i = 0; i < length; i++) view[at + i] = source[offset + i];
+      return;
+    }
     this.view.set(offset === 0 && source.length === length ? source : source.subarray(offset, offset + length), at);
   }
 
   /**
    * Copies `length` values from Float64 index `at` of the module's memory to `target` from `offset`. One
    * short-lived view per call: element loops over the module's memory measured 10–20× slower (about 2–3 ns
-   * a value against 0.2 for this block copy), more than the kernels themselves at the small sizes.
+   * a value against 0.2 for this block copy), more than the kernels themselves at the small sizes — except for
+   * at most {@link SHORT} values, where making the view costs more than the loop (as in `write`).
    */
   read(at: number, target: Float64Array, length: number, offset = 0): void {
+    if (length <= SHORT) {
+      const view = this.view;
+      for (let i = 0; i < length; i++) target[offset + i] = view[at + i];
+      return;
+    }
     target.set(this.view.subarray(at, at + length), offset);
   }
 }
+
+/** Copies of at most this many values loop over the elements (a d = 10 vector: 0.23 µs against 0.35 for a symmetric product at d = 10 through views). */
+const SHORT = 32;
 
 function abortFromKernel(): never {
   throw new Error('dense kernel aborted');
