@@ -11,7 +11,7 @@ declare const WebAssembly: {
 interface DenseKernelExports {
   readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
   heapBase(): number;
-  gramAccumulateUpper(x: number, n: number, d: number, out: number, alpha: number, w: number, scaled: number): void;
+  gramAccumulateUpper(x: number, n: number, d: number, out: number, alpha: number, w: number, scaled: number, y: number, xty: number): void;
   gemmNt(out: number, ldo: number, x: number, y: number, m: number, p: number, n: number, lower: number, yTriangle: number, panel: number): void;
   gemmNnAccumulate(out: number, ldo: number, a: number, lda: number, src: number, lds: number, m: number, k: number, n: number): void;
   solveLowerRows(l: number, n: number, b: number, cols: number, negated: number, lowerOnly: number): void;

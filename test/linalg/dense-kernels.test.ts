@@ -77,4 +77,26 @@ describe('the WebAssembly dense kernels', () => {
       expect(out, `d = ${d}`).toEqual(expected);
     }
   });
+  it('gramAccumulateUpper with y and xty also adds (alpha·w_r·y_r)·x_rj to xty row by row, bit for bit, at every d mod 2, with and without weights', () => {
+    for (const d of [1, 2, 3, 5, 8, 33]) {
+      const n = 41;
+      const x = random(n * d, 10 + d);
+      const y = random(n, 20 + d);
+      for (const w of [undefined, random(n, 30 + d).map((v) => v + 1)]) {
+        const xty = random(d, 40 + d);
+        const expected = xty.slice();
+        for (let r = 0; r < n; r++) {
+          const c = (w === undefined ? 1.5 : 1.5 * w[r]) * y[r];
+          for (let j = 0; j < d; j++) expected[j] += c * x[r * d + j];
+        }
+        const out = new Float64Array(d * d);
+        const gramOnly = new Float64Array(d * d);
+        gramAccumulateUpper(x, n, d, out, w, 1.5, y, xty);
+        gramAccumulateUpper(x, n, d, gramOnly, w, 1.5);
+        expect(xty, `d = ${d}`).toEqual(expected);
+        expect(out, `d = ${d}`).toEqual(gramOnly);
+      }
+    }
+  });
+
 });

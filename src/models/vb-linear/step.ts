@@ -52,11 +52,15 @@ export function vbLinearStep(state: VbLinearState, batch: Batch, workspace: VbLi
   return { records: n };
 }
 
-/** The batch into XᵀX (both triangles), Xᵀy, yᵀy and N. */
+/** The batch into XᵀX (both triangles) and Xᵀy (one WebAssembly call; the terms of {@link addTargets}), yᵀy and N. */
 function addBatch(state: VbLinearState, batch: Batch): void {
   const { x, y, n, d, weights } = batch;
-  gramAccumulate(x, n, d, state.xtx, 1, weights);
-  for (let r = 0; r < n; r++) addTargets(state, x, y[r], r * d, weights === undefined ? 1 : weights[r]);
+  gramAccumulate(x, n, d, state.xtx, 1, weights, y, state.xty);
+  for (let r = 0; r < n; r++) {
+    const omega = weights === undefined ? 1 : weights[r];
+    state.yty += omega * y[r] * y[r];
+    state.n += omega;
+  }
 }
 
 /** Xᵀy, yᵀy and N of one record. */
