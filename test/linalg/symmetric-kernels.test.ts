@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { shermanMorrisonPairUpper } from '../../src/linalg/sherman-morrison-pair-upper.js';
+import { quadraticForm } from '../../src/linalg/quadratic-form.js';
 import { symmetricGemv } from '../../src/linalg/symmetric-gemv.js';
 import { Rng } from '../../src/rng/rng.js';
 
@@ -70,6 +71,22 @@ describe('the symmetric kernels on an upper triangle', () => {
         expect(bits(gotA), `n = ${n}`).toEqual(bits(wantA));
         expect(bits(gotB), `n = ${n}`).toEqual(bits(wantB));
       }
+    }
+  });
+});
+
+describe('quadraticForm', () => {
+  it('is bit for bit Σ_i x_i·(Σ_j A_ij·x_j) summed in order, for n = 1…101 and an offset x', () => {
+    for (const n of sizes) {
+      const a = random(n * n, 5 * n);
+      const x = random(n + 1, 5 * n + 1);
+      let want = 0;
+      for (let i = 0; i < n; i++) {
+        let row = 0;
+        for (let j = 0; j < n; j++) row += a[i * n + j] * x[1 + j];
+        want += x[1 + i] * row;
+      }
+      expect(quadraticForm(a, n, x, 1), `n = ${n}`).toBe(want);
     }
   });
 });
