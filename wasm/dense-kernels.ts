@@ -15,9 +15,11 @@ export function heapBase(): usize {
  * w = 0): entry (i, j) += s_ri·x_rj with s_ri = c_r·x_ri, for r = 0, 1, … in order. S is written to `scaled`
  * (n·d doubles) first unless c_r = 1 (then S = X). Rows in tiles of 64; within a tile, out is taken in 4×4
  * register blocks (two columns per vector) that are loaded once, take every row of the tile, and are stored
- * once; the last d mod 4 rows of out one row at a time.
+ * once; the last d mod 4 rows of out one row at a time. With `xty` ≠ 0, also xty_j += (c_r·y_r)·x_rj for r = 0, 1, …
+ * in order (the targets' column Xᵀ·diag(c)·y, two entries per vector).
  */
-export function gramAccumulateUpper(x: usize, n: i32, d: i32, out: usize, alpha: f64, w: usize, scaled: usize): void {
+export function gramAccumulateUpper(x: usize, n: i32, d: i32, out: usize, alpha: f64, w: usize, scaled: usize, y: usize, xty: usize): void {
+  if (xty != 0) targetsAccumulate(x, n, d, alpha, w, y, xty);
   const stride = <usize>d << 3;
   let sx = x;
   if (alpha != 1 || w != 0) {
@@ -38,6 +40,25 @@ export function gramAccumulateUpper(x: usize, n: i32, d: i32, out: usize, alpha:
       for (; j < d; j++) gramBlock4x1(x, sx, stride, t0, t1, i, j, out);
     }
     for (; i < d; i++) gramRow(x, sx, stride, t0, t1, i, d, out);
+  }
+}
+
+/** xty_j += (c_r·y_r)·x_rj over the rows r in order, c_r = alpha·w_r (alpha when w = 0). */
+function targetsAccumulate(x: usize, n: i32, d: i32, alpha: f64, w: usize, y: usize, xty: usize): void {
+  const stride = <usize>d << 3;
+  for (let r = 0; r < n; r++) {
+    const c = scale(alpha, w, r) * load<f64>(y + (<usize>r << 3));
+    const v = f64x2.splat(c);
+    const row = x + <usize>r * stride;
+    let j = 0;
+    for (; j + 2 <= d; j += 2) {
+      const at = <usize>j << 3;
+      v128.store(xty + at, f64x2.add(v128.load(xty + at), f64x2.mul(v, v128.load(row + at))));
+    }
+    if (j < d) {
+      const at = <usize>j << 3;
+      store<f64>(xty + at, load<f64>(xty + at) + c * load<f64>(row + at));
+    }
   }
 }
 
@@ -168,3 +189,4 @@ function dotRows(x: usize, y: usize, n: i32, j: i32, yTriangle: i32): f64 {
 }
 
 export { choleskyFactor, choleskyInverse, gemmNnAccumulate, lowerTransposedTimesTiled, solveLowerRows, solveLowerTransposedTiled } from './triangular-kernels';
+export { shermanMorrisonPairUpper, symmetricGemvUpper } from './symmetric-kernels';

@@ -24,10 +24,10 @@ export function accumulateTile(acc: usize, accRow: usize, a: usize, aRow: usize,
   for (let q = 0; q < count; q++) {
     const ba = v128.load(y);
     const bb = v128.load(y, 16);
-    const x0 = f64x2.splat(load<f64>(x));
-    const x1 = f64x2.splat(load<f64>(x + aRow));
-    const x2 = f64x2.splat(load<f64>(x + 2 * aRow));
-    const x3 = f64x2.splat(load<f64>(x + 3 * aRow));
+    const x0 = v128.load64_splat(x);
+    const x1 = v128.load64_splat(x + aRow);
+    const x2 = v128.load64_splat(x + 2 * aRow);
+    const x3 = v128.load64_splat(x + 3 * aRow);
     c0a = addOrSubtract(c0a, x0, ba, subtract);
     c0b = addOrSubtract(c0b, x0, bb, subtract);
     c1a = addOrSubtract(c1a, x1, ba, subtract);

@@ -17,6 +17,7 @@ export { mirrorUpper } from './mirror-upper.js';
 export { quadraticForm } from './quadratic-form.js';
 export { symmetricGemv } from './symmetric-gemv.js';
 export { symmetricQuadraticForm } from './symmetric-quadratic-form.js';
+export { shermanMorrisonPairUpper } from './sherman-morrison-pair-upper.js';
 export { shermanMorrisonUpdate } from './sherman-morrison-update.js';
 export { spdInverse } from './spd-inverse.js';
 export { solveLower } from './solve-lower.js';

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ShapeError } from '../../src/core/shape-error.js';
+import { denseKernels } from '../../src/linalg/dense-kernels.js';
 import { denseKernelsBinary } from '../../src/linalg/dense-kernels-binary.js';
 import { gemmNt } from '../../src/linalg/gemm-nt.js';
 import { gramAccumulateUpper } from '../../src/linalg/gram-accumulate-upper.js';
@@ -41,6 +43,23 @@ describe('the WebAssembly dense kernels', () => {
     expect(again).toEqual(smallOut);
   });
 
+  it('a region the module memory cannot grow to is a ShapeError (not retriable) that says how many bytes were asked, and the kernels still work after it', () => {
+    const doubles = 2 ** 33;
+    let error: unknown;
+    try {
+      denseKernels.reserve(doubles);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ShapeError);
+    expect((error as ShapeError).retriable).toBe(false);
+    expect((error as ShapeError).message).toContain(`${doubles * 8} bytes`);
+    const x = random(6 * 3, 4);
+    const out = new Float64Array(6 * 6);
+    gemmNt(out, 6, x, x, 6, 6, 3, false);
+    expect(out[1 * 6 + 4]).toBe(x[3] * x[12] + x[4] * x[13] + x[5] * x[14]);
+  });
+
   it('gramAccumulateUpper with alpha and weights adds (alpha·w_r·x_ri)·x_rj row by row, at every d mod 4', () => {
     for (const d of [1, 2, 3, 4, 5, 7, 9, 13]) {
       const n = 70;
@@ -58,4 +77,26 @@ describe('the WebAssembly dense kernels', () => {
       expect(out, `d = ${d}`).toEqual(expected);
     }
   });
+  it('gramAccumulateUpper with y and xty also adds (alpha·w_r·y_r)·x_rj to xty row by row, bit for bit, at every d mod 2, with and without weights', () => {
+    for (const d of [1, 2, 3, 5, 8, 33]) {
+      const n = 41;
+      const x = random(n * d, 10 + d);
+      const y = random(n, 20 + d);
+      for (const w of [undefined, random(n, 30 + d).map((v) => v + 1)]) {
+        const xty = random(d, 40 + d);
+        const expected = xty.slice();
+        for (let r = 0; r < n; r++) {
+          const c = (w === undefined ? 1.5 : 1.5 * w[r]) * y[r];
+          for (let j = 0; j < d; j++) expected[j] += c * x[r * d + j];
+        }
+        const out = new Float64Array(d * d);
+        const gramOnly = new Float64Array(d * d);
+        gramAccumulateUpper(x, n, d, out, w, 1.5, y, xty);
+        gramAccumulateUpper(x, n, d, gramOnly, w, 1.5);
+        expect(xty, `d = ${d}`).toEqual(expected);
+        expect(out, `d = ${d}`).toEqual(gramOnly);
+      }
+    }
+  });
+
 });

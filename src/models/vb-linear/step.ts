@@ -2,7 +2,7 @@ import type { Batch } from '../../core/batch.js';
 import type { UpdateStats } from '../../core/online-model.js';
 import { dot } from '../../linalg/dot.js';
 import { gramAccumulate } from '../../linalg/gram-accumulate.js';
-import { symmetricGemv } from '../../linalg/symmetric-gemv.js';
+import { shermanMorrisonPairUpper } from '../../linalg/sherman-morrison-pair-upper.js';
 import { heldAlphaPosterior } from './held-alpha-posterior.js';
 import { refitVbLinear } from './refit.js';
 import type { VbLinearState } from './state.js';
@@ -52,11 +52,15 @@ export function vbLinearStep(state: VbLinearState, batch: Batch, workspace: VbLi
   return { records: n };
 }
 
-/** The batch into XᵀX (both triangles), Xᵀy, yᵀy and N. */
+/** The batch into XᵀX (both triangles) and Xᵀy (one WebAssembly call; the terms of {@link addTargets}), yᵀy and N. */
 function addBatch(state: VbLinearState, batch: Batch): void {
   const { x, y, n, d, weights } = batch;
-  gramAccumulate(x, n, d, state.xtx, 1, weights);
-  for (let r = 0; r < n; r++) addTargets(state, x, y[r], r * d, weights === undefined ? 1 : weights[r]);
+  gramAccumulate(x, n, d, state.xtx, 1, weights, y, state.xty);
+  for (let r = 0; r < n; r++) {
+    const omega = weights === undefined ? 1 : weights[r];
+    state.yty += omega * y[r] * y[r];
+    state.n += omega;
+  }
 }
 
 /** Xᵀy, yᵀy and N of one record. */
@@ -67,29 +71,18 @@ function addTargets(state: VbLinearState, x: Float64Array, y: number, base: numb
   state.n += omega;
 }
 
-/** One record into the statistics and into q(w, τ) with E[α] held (the rank-one updates of the upper triangles of XᵀX and V_N in one sweep). */
+/** One record into the statistics and into q(w, τ) with E[α] held (the rank-one updates of the upper triangles of XᵀX and V_N in one WebAssembly call). */
 function addRecord(state: VbLinearState, workspace: VbLinearWorkspace, x: Float64Array, y: number, base: number, omega: number): void {
   const d = state.dim;
   const { xtx, V, w } = state;
   addTargets(state, x, y, base, omega);
   const reuse = predictedHere(workspace, x, base, d);
   const u = reuse ? workspace.predictedVx : workspace.scratch;
-  if (!reuse) symmetricGemv(V, d, x, u, base);
-  const xVx = dot(x, u, d, base);
+  // u = V_N·x (unless predicted), xᵀV_N x, and the upper triangles only (the next refit mirrors them): XᵀX
+  // gets (ω·x_i)·x_j as in gramAccumulate, V_N gets shrink·(u_i·u_j) with shrink = −ω/(1 + ω·xᵀV_N x).
+  const xVx = shermanMorrisonPairUpper(xtx, omega, x, base, V, u, d, reuse);
   const residual = y - dot(w, x, d, 0, base);
   const denominator = 1 + omega * xVx;
-  const shrink = -omega / denominator;
-  // The upper triangles only (the next refit mirrors them): XᵀX gets (ω·x_i)·x_j as in
-  // gramAccumulate, V_N gets shrink·(u_i·u_j).
-  for (let i = 0; i < d; i++) {
-    const row = i * d;
-    const wxi = omega * x[base + i];
-    const ui = u[i];
-    for (let j = i; j < d; j++) {
-      xtx[row + j] += wxi * x[base + j];
-      V[row + j] += shrink * (ui * u[j]);
-    }
-  }
   const gain = (omega * residual) / denominator;
   for (let j = 0; j < d; j++) w[j] += gain * u[j];
   state.logDetV -= Math.log1p(omega * xVx);

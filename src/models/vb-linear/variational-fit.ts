@@ -1,4 +1,5 @@
 import { dot } from '../../linalg/dot.js';
+import { gemmNt } from '../../linalg/gemm-nt.js';
 import { gemv } from '../../linalg/gemv.js';
 import { quadraticForm } from '../../linalg/quadratic-form.js';
 import { spdInverse } from '../../linalg/spd-inverse.js';
@@ -105,10 +106,11 @@ export function fitVbLinear(state: VbLinearState, warmAlpha?: Float64Array, warm
     }
     if (stopReason === 'converged' && pruning) {
       let changed = 0;
-      for (let i = 0; i < d; i++) {
+      const candidates = reentryProducts(d, xtx, V, pruned, reentered);
+      for (let i = 0, k = 0; i < d; i++) {
         if (pruned[i] === 1) {
           if (reentered[i] === 1) continue;
-          const precision = reentryPrecision(i, d, xtx, xty, V, w, expectedTau);
+          const precision = reentryPrecision(i, d, candidates, k++, xtx, xty, w, expectedTau);
           if (precision < threshold) { pruned[i] = 2; reentered[i] = 1; expectedAlpha[i] = precision / expectedTau; changed++; }
         } else if (optimalPrecision(V[i * d + i], w[i], alphaOfV[i], expectedTau) >= threshold) {
           pruned[i] = 1;
@@ -130,20 +132,35 @@ export function fitVbLinear(state: VbLinearState, warmAlpha?: Float64Array, warm
   return { w, V, invV, logDetV, an, bn, E_a: expectedAlpha, alpha: alphaOfV, L, iterations, stopReason, pruned };
 }
 
+/** The columns c_i of XᵀX of the pruned weights that may re-enter (in order of i), k×d, and V_N·c_i for each (k×d, one WebAssembly product for all). */
+function reentryProducts(d: number, xtx: Float64Array, V: Float64Array, pruned: Uint8Array, reentered: Uint8Array): { columns: Float64Array; products: Float64Array } {
+  let k = 0;
+  for (let i = 0; i < d; i++) if (pruned[i] === 1 && reentered[i] === 0) k++;
+  const columns = new Float64Array(k * d);
+  const products = new Float64Array(k * d);
+  for (let i = 0, c = 0; i < d; i++) {
+    if (pruned[i] !== 1 || reentered[i] === 1) continue;
+    for (let a = 0; a < d; a++) columns[c * d + a] = xtx[a * d + i];
+    c++;
+  }
+  // products[c·d + a] = Σ_b c_b·V_ab, the terms in order of b (gemmNt's order), as the row sums of V_N·c.
+  gemmNt(products, d, columns, V, k, d, d, false);
+  return { columns, products };
+}
+
 /**
  * {@link optimalPrecision} of a pruned weight i, which is out of V_N and w_N: s_i = E[τ](XᵀX_ii −
  * c_iᵀV_N c_i) and q_i = E[τ](Xᵀy_i − c_iᵀw_N) with c_i the column i of XᵀX (Tipping & Faul 2003,
- * with α_i = ∞). O(d²).
+ * with α_i = ∞), from row k of {@link reentryProducts}. O(d).
  */
-function reentryPrecision(i: number, d: number, xtx: Float64Array, xty: Float64Array, V: Float64Array, w: Float64Array, expectedTau: number): number {
+function reentryPrecision(i: number, d: number, candidates: { columns: Float64Array; products: Float64Array }, k: number, xtx: Float64Array, xty: Float64Array, w: Float64Array, expectedTau: number): number {
+  const { columns, products } = candidates;
   let cVc = 0;
   let cw = 0;
   for (let a = 0; a < d; a++) {
-    const ca = xtx[a * d + i];
+    const ca = columns[k * d + a];
     if (ca === 0) continue;
-    let row = 0;
-    for (let b = 0; b < d; b++) row += V[a * d + b] * xtx[b * d + i];
-    cVc += ca * row;
+    cVc += ca * products[k * d + a];
     cw += ca * w[a];
   }
   const s = expectedTau * (xtx[i * d + i] - cVc);
