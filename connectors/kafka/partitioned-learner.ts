@@ -246,7 +246,8 @@ export class PartitionedLearner {
       this.inflight = work.catch(() => undefined);
       return work;
     }, (error) => this.fail(error)));
-    this.commitTimer = setInterval(() => { for (const run of this.runs.values()) void run.checkpointer.commitOwed(); }, COMMIT_RETRY_MS);
+    // A failure here (an onEvent that throws) stops the learner like a failed pipeline, not as an unhandled rejection.
+    this.commitTimer = setInterval(() => { for (const run of this.runs.values()) run.checkpointer.commitOwed().catch((error: unknown) => this.fail(error)); }, COMMIT_RETRY_MS);
     this.commitTimer.unref();
     this.watching = this.watch();
     this.life.started = true;

@@ -297,4 +297,42 @@ describe('PartitionedLearner fault-proof edges (in-memory port)', () => {
     await vi.waitFor(() => expect(kafka.committed.get(0)).toBe('30'), REACTION);
     await learner.stop();
   });
+
+  it('an onEvent that throws on a commit retried by the commit timer fails the learner once through onFatal: no unhandled rejection (as the keyed-join learner, commit 9d4c4c6)', async () => {
+    const kafka = new InMemoryKafka();
+    kafka.createTopic(T, 1);
+    for (const r of rows) kafka.append(T, 0, JSON.stringify(r));
+    let refusals = 1;
+    const consumer = kafka.consumer.bind(kafka);
+    kafka.consumer = () => {
+      const port = consumer();
+      const commit = port.commitOffsets.bind(port);
+      port.commitOffsets = async (offsets) => {
+        if (refusals-- > 0) throw new Error('The group is rebalancing, so a rejoin is needed');
+        await commit(offsets);
+      };
+      return port;
+    };
+    const uncaught: unknown[] = [];
+    const listener = (error: unknown): void => { uncaught.push(error); };
+    process.on('uncaughtException', listener);
+    process.on('unhandledRejection', listener);
+    const fatal: Error[] = [];
+    const onEvent = (event: LearnerEvent): void => { if (event.type === 'committed') throw new Error(`the event handler failed on the commit of ${event.nextOffset}`); };
+    const learner = new PartitionedLearner(kafka, new InMemorySnapshotStore(), { topic: T, groupId: 'g', model: 'm', family: 'vb-linear', schema: { dim: 3 }, snapshotEvery: 100, chunkSize: 4, onEvent });
+    try {
+      await learner.start((error) => fatal.push(error));
+      kafka.join(T, [0]);
+      await kafka.deliver(T, 0, 0); // the caught-up snapshot's commit is refused: the timer commits it
+      await vi.waitFor(() => expect(fatal.length + uncaught.length).toBeGreaterThan(0), REACTION);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(uncaught).toEqual([]);
+      expect(fatal).toHaveLength(1);
+      expect(fatal[0].message).toMatch(/the event handler failed on the commit of 30/);
+    } finally {
+      process.off('uncaughtException', listener);
+      process.off('unhandledRejection', listener);
+      await learner.stop().catch(() => undefined);
+    }
+  });
 });
