@@ -53,11 +53,11 @@ export function snapshots(options: SnapshotOptions = {}): OperatorFunction<Updat
         }
       }, everyMs);
     };
-    const take = (event: UpdateEvent, reason: SnapshotReason, received = false): void => {
+    const take = (event: UpdateEvent, reason: SnapshotReason, all = false): void => {
       sinceLast = 0;
       arm();
       const createdAt = new Date(scheduler.now()).toISOString();
-      const state = event.capture(received);
+      const state = event.capture(all);
       const emit = ({ snapshot, recordsSeen, positions }: SnapshotCapture): void => {
         subscriber.next({ snapshot, recordsSeen, positions, createdAt, reason });
       };

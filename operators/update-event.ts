@@ -13,10 +13,10 @@ export interface UpdateEvent {
    * The model's state with the positions and record count it covers, taken at one point of the
    * learner's queue: whenever it is called (at this event, or later on a timer while more batches
    * are queued in a worker), state and positions agree. It covers the batches handed to the
-   * learner when it is called; with `received`, also those `learn` holds back behind its window
+   * learner when it is called; with `all`, also those `learn` holds back behind its window
    * (it is then taken once they are handed on).
    */
-  readonly capture: (received?: boolean) => SnapshotCapture | Promise<SnapshotCapture>;
+  readonly capture: (all?: boolean) => SnapshotCapture | Promise<SnapshotCapture>;
   /** Labels of the records learned (refused ones excluded), in order; `scores` index into them. */
   readonly labels: Float64Array;
   /** Stream rows (file rows, Kafka offsets) of the records learned, in the same order. */
