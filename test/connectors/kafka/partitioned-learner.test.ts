@@ -39,6 +39,21 @@ function latestState(store: InMemorySnapshotStore): { nextOffset: unknown; recor
   return { nextOffset: meta.nextOffset, records: model.recordsSeen, mean: batch.posteriorMean() };
 }
 
+/** Makes the first commit of `kafka`'s consumers fail as during a rebalance (it stays owed, for the commit timer). */
+function refuseFirstCommit(kafka: InMemoryKafka): void {
+  let refusals = 1;
+  const consumer = kafka.consumer.bind(kafka);
+  kafka.consumer = () => {
+    const port = consumer();
+    const commit = port.commitOffsets.bind(port);
+    port.commitOffsets = async (offsets) => {
+      if (refusals-- > 0) throw new Error('The group is rebalancing, so a rejoin is needed');
+      await commit(offsets);
+    };
+    return port;
+  };
+}
+
 /** A snapshot store whose saves wait until the test releases them, oldest first. */
 class GatedSnapshotStore extends InMemorySnapshotStore {
   readonly waiting: { offset: number; done: () => void }[] = [];
@@ -279,17 +294,7 @@ describe('PartitionedLearner fault-proof edges (in-memory port)', () => {
 
   it('a commit refused during a rebalance is retried until the committed offset reaches the durable snapshot, with no new record (issue 14, item 8)', async () => {
     const { kafka, learner } = setup(100);
-    let refusals = 1;
-    const consumer = kafka.consumer.bind(kafka);
-    kafka.consumer = () => {
-      const port = consumer();
-      const commit = port.commitOffsets.bind(port);
-      port.commitOffsets = async (offsets) => {
-        if (refusals-- > 0) throw new Error('The group is rebalancing, so a rejoin is needed');
-        await commit(offsets);
-      };
-      return port;
-    };
+    refuseFirstCommit(kafka);
     await learner.start(() => undefined);
     kafka.join(T, [0]);
     await kafka.deliver(T, 0, 0);
@@ -302,17 +307,7 @@ describe('PartitionedLearner fault-proof edges (in-memory port)', () => {
     const kafka = new InMemoryKafka();
     kafka.createTopic(T, 1);
     for (const r of rows) kafka.append(T, 0, JSON.stringify(r));
-    let refusals = 1;
-    const consumer = kafka.consumer.bind(kafka);
-    kafka.consumer = () => {
-      const port = consumer();
-      const commit = port.commitOffsets.bind(port);
-      port.commitOffsets = async (offsets) => {
-        if (refusals-- > 0) throw new Error('The group is rebalancing, so a rejoin is needed');
-        await commit(offsets);
-      };
-      return port;
-    };
+    refuseFirstCommit(kafka);
     const uncaught: unknown[] = [];
     const listener = (error: unknown): void => { uncaught.push(error); };
     process.on('uncaughtException', listener);
