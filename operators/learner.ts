@@ -12,7 +12,8 @@ export interface EncodedLearnOutcome extends DecodedValues {
 
 /**
  * Where a model lives for the `learn` operator: in this thread ({@link InProcessLearner}) or in a
- * worker ({@link WorkerLearner}). Calls are applied in the order they are made.
+ * worker ({@link WorkerLearner}). Calls are applied in the order they are made; `learn` makes up to
+ * `LEARN_WINDOW` of them before the first is answered, and a snapshot covers every call made before it.
  */
 export interface Learner {
   readonly family: string;

@@ -15,8 +15,8 @@ export interface SnapshotOptions {
   readonly onComplete?: boolean;
   /**
    * Snapshot whenever this emits (e.g. `'records'` or `'caught-up'` from a source that counts its
-   * own records): at once if an update event has been seen (its capture covers every batch sent to
-   * the learner so far), else at the first event.
+   * own records), covering every item `learn` has received so far (taken once they are handed to the
+   * learner): asked for at once if an update event has been seen, else at the first event.
    */
   readonly requests?: Observable<SnapshotReason>;
   /** Clock and timers (default `asyncScheduler`; a `TestScheduler` in marble tests). */
@@ -53,11 +53,11 @@ export function snapshots(options: SnapshotOptions = {}): OperatorFunction<Updat
         }
       }, everyMs);
     };
-    const take = (event: UpdateEvent, reason: SnapshotReason): void => {
+    const take = (event: UpdateEvent, reason: SnapshotReason, all = false): void => {
       sinceLast = 0;
       arm();
       const createdAt = new Date(scheduler.now()).toISOString();
-      const state = event.capture();
+      const state = event.capture(all);
       const emit = ({ snapshot, recordsSeen, positions }: SnapshotCapture): void => {
         subscriber.next({ snapshot, recordsSeen, positions, createdAt, reason });
       };
@@ -74,18 +74,18 @@ export function snapshots(options: SnapshotOptions = {}): OperatorFunction<Updat
     let requested: SnapshotReason | undefined;
     const request = (reason: SnapshotReason): void => {
       if (last === undefined) requested = reason;
-      else take(last, reason);
+      else take(last, reason, true);
     };
     arm();
     const requesting = requests?.subscribe(operatorObserver<SnapshotReason>(subscriber, { next: request, complete: () => undefined }));
     const upstream = source.subscribe(operatorObserver<UpdateEvent>(subscriber, {
       next(event) {
         last = event;
-        sinceLast += event.offered;
+        if (event.snapshotted !== true) sinceLast += event.offered;
         if (requested !== undefined) {
           const reason = requested;
           requested = undefined;
-          take(event, reason);
+          take(event, reason, true);
         } else if (everyRecords !== undefined && sinceLast >= everyRecords) take(event, 'records');
       },
       complete() {

@@ -12,9 +12,11 @@ export interface UpdateEvent {
   /**
    * The model's state with the positions and record count it covers, taken at one point of the
    * learner's queue: whenever it is called (at this event, or later on a timer while more batches
-   * are queued in a worker), state and positions agree.
+   * are queued in a worker), state and positions agree. It covers the batches handed to the
+   * learner when it is called; with `all`, also those `learn` holds back behind its window
+   * (it is then taken once they are handed on).
    */
-  readonly capture: () => SnapshotCapture | Promise<SnapshotCapture>;
+  readonly capture: (all?: boolean) => SnapshotCapture | Promise<SnapshotCapture>;
   /** Labels of the records learned (refused ones excluded), in order; `scores` index into them. */
   readonly labels: Float64Array;
   /** Stream rows (file rows, Kafka offsets) of the records learned, in the same order. */
@@ -34,5 +36,7 @@ export interface UpdateEvent {
   readonly positions: { readonly [source: string]: number };
   /** Records queued in the backpressure valve after this batch (0 without one). */
   readonly queueDepth: number;
+  /** Whether a capture taken after this batch was handed to the learner (while it was queued) already holds it: snapshot triggers do not count it again. */
+  readonly snapshotted?: boolean;
   readonly scores?: RecordScores;
 }

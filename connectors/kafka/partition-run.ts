@@ -66,7 +66,10 @@ export class PartitionRun {
   /** The pipeline's failure, once it failed. */
   failure: unknown;
   private readonly feed = new Subject<RecordChunk | EncodedChunk>();
-  private idleWaiters: (() => void)[] = [];
+  /** The snapshot asked for by {@link snapshotBehindFeed} last, until durable. */
+  private saving: Promise<void> = Promise.resolve();
+  /** Whether the learner has answered a chunk (made an update event). */
+  private answered = false;
   private readonly requests = new Subject<SnapshotReason>();
   private readonly done: Promise<void>;
   private readonly subscription: Subscription;
@@ -91,8 +94,8 @@ export class PartitionRun {
     const pipeline = this.feed.pipe(
       learn(this.learner, { evaluate: parts.evaluate, badRecords: { next: parts.refused }, valve: this.valve }),
       tap((event) => {
+        this.answered = true;
         parts.updated(event);
-        if (this.valve.depth === 0) for (const wake of this.idleWaiters.splice(0)) wake();
       }),
       snapshots({ everyMs: parts.everyMs, requests: this.requests }),
       tap((event) => { if (event.reason === 'caught-up' || event.reason === 'interval') this.lastTimedAt = Date.now(); }),
@@ -106,7 +109,6 @@ export class PartitionRun {
     this.subscription = subscription as Subscription;
     this.done.catch((error: unknown) => {
       this.failure ??= error;
-      for (const wake of this.idleWaiters.splice(0)) wake();
       this.checkpointer.abandon(error);
       if (this.live) parts.failed(error);
     });
@@ -120,16 +122,31 @@ export class PartitionRun {
 
   /**
    * Asks for a snapshot of everything fed so far and resolves once it is durable (and its offset
-   * committed, unless the group moved on): waits until the model has learned every chunk fed, so
-   * the snapshot's state and position are exactly those of the consumer's position now.
+   * committed, unless the group moved on). `learn` takes the model's state once every chunk fed
+   * before the request is handed to the learner (queued behind them where the model lives), so the
+   * snapshot's state and position are those of the consumer's position now, without waiting for
+   * the queue to drain.
    */
   async snapshot(reason: SnapshotReason): Promise<void> {
     const offset = this.nextOffset;
     this.sinceRequest = 0;
     if (offset === null) return;
-    if (this.valve.depth > 0) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
     this.requests.next(reason);
     await this.checkpointer.reached(offset);
+  }
+
+  /**
+   * Asks for a snapshot of everything fed so far once the one asked for before it is durable, and
+   * resolves then, without waiting for this one: the partition is fed while it is saved, with one
+   * save in flight at a time. Until the learner has answered once, it waits for this one too (a
+   * request is taken at the first answer, and would cover what is fed meanwhile). Rejects if the
+   * one before failed.
+   */
+  async snapshotBehindFeed(reason: SnapshotReason): Promise<void> {
+    await this.saving;
+    this.saving = this.snapshot(reason);
+    this.saving.catch(() => undefined); // its failure fails the pipeline (`failed`) and rejects the next request
+    if (!this.answered) await this.saving;
   }
 
   /**
@@ -151,7 +168,6 @@ export class PartitionRun {
   async retire(): Promise<void> {
     this.live = false;
     this.subscription.unsubscribe();
-    for (const wake of this.idleWaiters.splice(0)) wake();
     this.checkpointer.abandon(new Error(`partition ${this.partition} was retired`));
     await this.close();
   }

@@ -131,8 +131,9 @@ const count = (n: number): string => Math.round(n).toLocaleString('en-US');
  *   undecoded and decoded by the partition's worker, otherwise decoded here — (bad records to the
  *   dead-letter topic, with their reason), records below the restored offset skipped, the first batch after a restore
  *   sought to it; chunks are fed without waiting for the model, behind a per-partition
- *   backpressure valve on the consumer's pause/resume; every `snapshotEvery` records, and when a
- *   partition reaches its end (at most once per `snapshotEveryMs`), a snapshot is asked for and awaited;
+ *   backpressure valve on the consumer's pause/resume; every `snapshotEvery` records a snapshot is
+ *   asked for and the partition fed on while it is saved (the next one waits until it is durable), and
+ *   when a partition reaches its end (at most once per `snapshotEveryMs`) one is asked for and awaited;
  * - checkpointing ({@link KafkaCheckpointer}): dead letters flushed, snapshot durable, offset
  *   committed; commits refused during a rebalance are retried;
  * - a watch: every `watchMs` the partitions' end offsets are read, for the consumer lag (end −
@@ -245,7 +246,8 @@ export class PartitionedLearner {
       this.inflight = work.catch(() => undefined);
       return work;
     }, (error) => this.fail(error)));
-    this.commitTimer = setInterval(() => { for (const run of this.runs.values()) void run.checkpointer.commitOwed(); }, COMMIT_RETRY_MS);
+    // A failure here (an onEvent that throws) stops the learner like a failed pipeline, not as an unhandled rejection.
+    this.commitTimer = setInterval(() => { for (const run of this.runs.values()) run.checkpointer.commitOwed().catch((error: unknown) => this.fail(error)); }, COMMIT_RETRY_MS);
     this.commitTimer.unref();
     this.watching = this.watch();
     this.life.started = true;
@@ -586,7 +588,7 @@ export class PartitionedLearner {
       }
       batch.resolve(messages[end - 1].offset);
       this.setLag(p, run);
-      if (run.sinceRequest >= this.snapshotEvery) await run.snapshot('records');
+      if (run.sinceRequest >= this.snapshotEvery) await run.snapshotBehindFeed('records');
       await batch.heartbeat();
       await new Promise<void>((resume) => setImmediate(resume)); // let timers and I/O run between chunks
     }

@@ -5,6 +5,7 @@ import type { InputLimits } from '../../src/core/input-limits.js';
 import type { JsonValue, ModelSnapshot } from '../../src/core/model-snapshot.js';
 import { typedError } from '../typed-error.js';
 import type { LearnOutcome } from '../learn-outcome.js';
+import { LEARN_WINDOW } from '../learn-window.js';
 import type { EncodedLearnOutcome, Learner } from '../learner.js';
 import type { EncodedValues } from './encoded-values.js';
 import { modelWorkerPath } from './model-worker-path.js';
@@ -16,6 +17,14 @@ import type { DecoderSpec } from './worker-decoders.js';
 import type { SerializedOutcome, WorkerMetricsTask, WorkerTask } from './worker-task.js';
 
 let models = 0;
+
+/**
+ * Tasks handed to the worker thread before it answers the first of them: `learn`'s window of calls
+ * and as many snapshot tasks behind them. Its handler is synchronous, so it still runs
+ * them one at a time, in the order sent (each to the end before the next starts); the pool's queue
+ * holds any more.
+ */
+const TASKS_IN_WORKER = 2 * LEARN_WINDOW;
 
 /** Options of the worker that holds a model. */
 export interface WorkerLearnerOptions {
@@ -47,7 +56,8 @@ export class WorkerLearner implements Learner {
 
   private static async start(task: (name: string) => WorkerTask, transferList: ArrayBuffer[], family: string, dim: number, entry: string | undefined): Promise<WorkerLearner> {
     // stricterFIFO: without it piscina re-queues a task it could not hand over at the tail, reordering queued updates.
-    const pool = new Piscina({ filename: modelWorkerPath(entry), minThreads: 1, maxThreads: 1, concurrentTasksPerWorker: 1, stricterFIFO: true });
+    // TASKS_IN_WORKER: queued tasks wait in the worker's own port, so it goes from one to the next without a round trip through this thread.
+    const pool = new Piscina({ filename: modelWorkerPath(entry), minThreads: 1, maxThreads: 1, concurrentTasksPerWorker: TASKS_IN_WORKER, stricterFIFO: true, recordTiming: false });
     const name = `model-${process.pid}-${++models}`;
     try {
       const reply = reviveReply(await pool.run(task(name), { transferList }));

@@ -5,6 +5,7 @@ import { BackpressureValve } from '../../operators/backpressure-valve.js';
 import type { BadRecord } from '../../operators/bad-record.js';
 import type { LabelledRecord } from '../../operators/labelled-record.js';
 import { learn } from '../../operators/learn.js';
+import { LEARN_WINDOW } from '../../operators/learn-window.js';
 import type { Learner } from '../../operators/learner.js';
 import { minibatch } from '../../operators/minibatch.js';
 import { packRecords } from '../../operators/pack-records.js';
@@ -13,11 +14,14 @@ import { InputError } from '../../src/core/input-error.js';
 import { NumericalError } from '../../src/core/numerical-error.js';
 import { ShapeError } from '../../src/core/shape-error.js';
 import { families, getFamily } from '../../src/registry.js';
+import { PendingLearner } from '../helpers/pending-learner.js';
 import { expectSameState } from '../helpers/same-state.js';
 import { taskRecords } from '../helpers/task-data.js';
 
 const scheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 const record = (x: number[], y: number, row: number): LabelledRecord => ({ x: Float64Array.from(x), y, row, position: { source: 's', offset: row } });
+/** Lets the answered calls' promise callbacks run. */
+const settled = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 describe('learn(model)', () => {
   it('emits one update event per record, in step, and completes with the source', () => {
@@ -92,6 +96,64 @@ describe('learn(model)', () => {
     expect(events.map((e) => e.queueDepth)).toEqual([5, 4, 3, 2, 1, 0]);
     expect(valve.depth).toBe(0);
     expect(() => new BackpressureValve({ pause() {}, resume() {} }, 0)).toThrow(ConfigError);
+  });
+
+  it('hands each item to an asynchronous learner as it arrives, without waiting for the answers before it (a worker is never idle between chunks), and emits the events in order', async () => {
+    const answers: ((recordsSeen: number) => void)[] = [];
+    const pending: Learner = {
+      family: 'pending', dim: 1, recordsSeen: 0,
+      learn: (batch) => new Promise((resolve) => answers.push((recordsSeen) => resolve({ stats: { records: batch.n }, recordsSeen, rejected: [], durationMs: 0 }))),
+      snapshot: () => { throw new Error('unused'); },
+    };
+    const subject = new Subject<LabelledRecord>();
+    const done = lastValueFrom(subject.pipe(learn(pending), map((e) => e.positions.s), toArray()));
+    for (let i = 1; i <= 3; i++) subject.next(record([i], 0, i));
+    subject.complete();
+    expect(answers).toHaveLength(3);
+    answers[2](3);
+    answers[0](1);
+    answers[1](2);
+    expect(await done).toEqual([1, 2, 3]);
+  });
+
+  it('a learn call that fails errors the stream once; the calls already handed on after it raise no unhandled rejection', async () => {
+    const unhandled: unknown[] = [];
+    const listener = (reason: unknown): void => { unhandled.push(reason); };
+    process.on('unhandledRejection', listener);
+    try {
+      const failing: Learner = {
+        family: 'failing', dim: 1, recordsSeen: 0,
+        learn: (_batch, rows) => (rows[0] === 1 ? Promise.resolve({ stats: { records: 1 }, recordsSeen: 1, rejected: [], durationMs: 0 }) : Promise.reject(new NumericalError(`call for row ${rows[0]} failed`))),
+        snapshot: () => { throw new Error('unused'); },
+      };
+      const subject = new Subject<LabelledRecord>();
+      const done = lastValueFrom(subject.pipe(learn(failing), toArray()));
+      for (let i = 1; i <= 3; i++) subject.next(record([i], 0, i));
+      await expect(done).rejects.toThrow(/call for row 2 failed/);
+      await settled();
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', listener);
+    }
+  });
+
+  it(`a slow learner behind a fast source is handed at most ${LEARN_WINDOW} calls not yet answered: the rest wait in learn (counted by the valve) and are handed on, in order, as answers come`, async () => {
+    const slow = new PendingLearner();
+    const valve = new BackpressureValve({ pause() {}, resume() {} }, 1_000);
+    const subject = new Subject<LabelledRecord>();
+    const done = lastValueFrom(subject.pipe(learn(slow, { valve }), map((e) => e.positions.s), toArray()));
+    for (let i = 1; i <= 40; i++) subject.next(record([i], 0, i));
+    subject.complete();
+    expect(slow.handed).toBe(LEARN_WINDOW);
+    expect(valve.depth).toBe(40);
+    while (slow.inFlight > 0) {
+      slow.answerNext();
+      await settled();
+    }
+    expect(slow.handed).toBe(40);
+    expect(slow.maxInFlight).toBe(LEARN_WINDOW);
+    expect(valve.depth).toBe(0);
+    expect(await done).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
   });
 
   it.each([...families.keys()])('%s: learning minibatches through the operator equals direct updates, bit for bit', async (id) => {

@@ -39,6 +39,35 @@ function latestState(store: InMemorySnapshotStore): { nextOffset: unknown; recor
   return { nextOffset: meta.nextOffset, records: model.recordsSeen, mean: batch.posteriorMean() };
 }
 
+/** Makes the first commit of `kafka`'s consumers fail as during a rebalance (it stays owed, for the commit timer). */
+function refuseFirstCommit(kafka: InMemoryKafka): void {
+  let refusals = 1;
+  const consumer = kafka.consumer.bind(kafka);
+  kafka.consumer = () => {
+    const port = consumer();
+    const commit = port.commitOffsets.bind(port);
+    port.commitOffsets = async (offsets) => {
+      if (refusals-- > 0) throw new Error('The group is rebalancing, so a rejoin is needed');
+      await commit(offsets);
+    };
+    return port;
+  };
+}
+
+/** A snapshot store whose saves wait until the test releases them, oldest first. */
+class GatedSnapshotStore extends InMemorySnapshotStore {
+  readonly waiting: { offset: number; done: () => void }[] = [];
+
+  override async save(key: string, bytes: Uint8Array): Promise<void> {
+    await new Promise<void>((done) => this.waiting.push({ offset: Number(decodeSnapshot(bytes).meta.nextOffset), done }));
+    await super.save(key, bytes);
+  }
+
+  release(): void {
+    this.waiting.shift()?.done();
+  }
+}
+
 describe('PartitionedLearner delivery logic (in-memory port)', () => {
   it('commits an offset only after the snapshot holding it is saved, every N records and at the end', async () => {
     const { kafka, store, learner, events } = setup(10);
@@ -49,6 +78,33 @@ describe('PartitionedLearner delivery logic (in-memory port)', () => {
     expect(order).toEqual(['snapshot-durable@12', 'committed@12', 'snapshot-durable@24', 'committed@24', 'snapshot-durable@30', 'committed@30']);
     expect(kafka.committed.get(0)).toBe('30');
     expect(latestState(store).records).toBe(30);
+  });
+
+  it('learning goes on while a snapshot is being saved (one save in flight at a time): the chunks after it are learned before it is durable, and every commit still follows its save', async () => {
+    const kafka = new InMemoryKafka();
+    kafka.createTopic(T, 1);
+    for (const r of rows) kafka.append(T, 0, JSON.stringify(r));
+    const store = new GatedSnapshotStore();
+    const events: LearnerEvent[] = [];
+    const learner = new PartitionedLearner(kafka, store, { topic: T, groupId: 'g', model: 'm', family: 'vb-linear', schema: { dim: 3 }, snapshotEvery: 10, chunkSize: 4, onEvent: (e) => events.push(e) });
+    await learner.start(() => undefined);
+    kafka.join(T, [0]);
+    await kafka.deliver(T, 0, 0, 8);
+    await vi.waitFor(() => expect(learner.recordsApplied).toBe(8), REACTION); // the learner has answered: a request is taken at once
+    const delivered = kafka.deliver(T, 0, 8);
+    await vi.waitFor(() => expect(store.waiting.map((w) => w.offset)).toEqual([12]), REACTION);
+    await vi.waitFor(() => expect(learner.recordsApplied).toBe(24), REACTION); // the snapshot at 24 is due, and waits for the one at 12
+    expect(store.waiting.map((w) => w.offset)).toEqual([12]);
+    expect(kafka.committed.get(0)).toBeUndefined();
+    for (const offset of [12, 24, 30]) {
+      await vi.waitFor(() => expect(store.waiting.map((w) => w.offset)).toEqual([offset]), REACTION);
+      store.release();
+    }
+    await delivered;
+    const order = events.filter((e) => e.type === 'snapshot-durable' || e.type === 'committed').map((e) => `${e.type}@${'nextOffset' in e ? e.nextOffset : ''}`);
+    expect(order).toEqual(['snapshot-durable@12', 'committed@12', 'snapshot-durable@24', 'committed@24', 'snapshot-durable@30', 'committed@30']);
+    expect(latestState(store).records).toBe(30);
+    await learner.stop();
   });
 
   it('after a rejoin, restores the latest snapshot and seeks to its offset when the consumer starts elsewhere; no record counts twice', async () => {
@@ -238,22 +294,40 @@ describe('PartitionedLearner fault-proof edges (in-memory port)', () => {
 
   it('a commit refused during a rebalance is retried until the committed offset reaches the durable snapshot, with no new record (issue 14, item 8)', async () => {
     const { kafka, learner } = setup(100);
-    let refusals = 1;
-    const consumer = kafka.consumer.bind(kafka);
-    kafka.consumer = () => {
-      const port = consumer();
-      const commit = port.commitOffsets.bind(port);
-      port.commitOffsets = async (offsets) => {
-        if (refusals-- > 0) throw new Error('The group is rebalancing, so a rejoin is needed');
-        await commit(offsets);
-      };
-      return port;
-    };
+    refuseFirstCommit(kafka);
     await learner.start(() => undefined);
     kafka.join(T, [0]);
     await kafka.deliver(T, 0, 0);
     expect(kafka.committed.get(0)).toBeUndefined();
     await vi.waitFor(() => expect(kafka.committed.get(0)).toBe('30'), REACTION);
     await learner.stop();
+  });
+
+  it('an onEvent that throws on a commit retried by the commit timer fails the learner once through onFatal: no unhandled rejection (as the keyed-join learner, commit 9d4c4c6)', async () => {
+    const kafka = new InMemoryKafka();
+    kafka.createTopic(T, 1);
+    for (const r of rows) kafka.append(T, 0, JSON.stringify(r));
+    refuseFirstCommit(kafka);
+    const uncaught: unknown[] = [];
+    const listener = (error: unknown): void => { uncaught.push(error); };
+    process.on('uncaughtException', listener);
+    process.on('unhandledRejection', listener);
+    const fatal: Error[] = [];
+    const onEvent = (event: LearnerEvent): void => { if (event.type === 'committed') throw new Error(`the event handler failed on the commit of ${event.nextOffset}`); };
+    const learner = new PartitionedLearner(kafka, new InMemorySnapshotStore(), { topic: T, groupId: 'g', model: 'm', family: 'vb-linear', schema: { dim: 3 }, snapshotEvery: 100, chunkSize: 4, onEvent });
+    try {
+      await learner.start((error) => fatal.push(error));
+      kafka.join(T, [0]);
+      await kafka.deliver(T, 0, 0); // the caught-up snapshot's commit is refused: the timer commits it
+      await vi.waitFor(() => expect(fatal.length + uncaught.length).toBeGreaterThan(0), REACTION);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(uncaught).toEqual([]);
+      expect(fatal).toHaveLength(1);
+      expect(fatal[0].message).toMatch(/the event handler failed on the commit of 30/);
+    } finally {
+      process.off('uncaughtException', listener);
+      process.off('unhandledRejection', listener);
+      await learner.stop().catch(() => undefined);
+    }
   });
 });
