@@ -2,10 +2,10 @@ import { gaussianKl } from '../src/gaussian/gaussian-kl.js';
 import { adfLogitFamily, adfPoissonFamily, adfProbitFamily } from '../src/models/adf/family.js';
 import { vbLogitOnlineFamily } from '../src/models/vb-logit/online-family.js';
 import { viGaussHermiteFamily } from '../src/models/vi-per/family.js';
-import { PoissonLogNormalPredictive } from '../src/core/predictive/poisson-log-normal-predictive.js';
 import { Rng } from '../src/rng/rng.js';
 import { formatCount, throughputWallAndCpu } from './measure.js';
 import { syntheticLogistic } from './synthetic-logistic.js';
+import { syntheticPoisson } from './synthetic-poisson.js';
 
 type OnlineLogistic = { update(batch: { x: Float64Array; y: Float64Array; n: number; d: number }): unknown; readonly posterior: { readonly w: Float64Array; readonly V: Float64Array } };
 
@@ -50,23 +50,6 @@ for (const n of [1000, 5000]) {
     });
     process.stdout.write(`${String(n).padStart(6)} ${String(d).padStart(4)} ${kl[0].toFixed(4).padStart(11)} ${kl[1].toFixed(4).padStart(20)} ${kl[2].toFixed(4).padStart(17)}\n`);
   }
-}
-
-/** Seeded Poisson regression data: an intercept and d − 1 standard normal features, weights of size 0.3/√d. */
-function syntheticPoisson(n: number, d: number, seed: number): { x: Float64Array; y: Float64Array } {
-  const rng = Rng.fromSeed(seed);
-  const w = Float64Array.from({ length: d }, (_, j) => (j === 0 ? 1 : (0.3 * rng.normal()) / Math.sqrt(d)));
-  const x = new Float64Array(n * d);
-  const y = new Float64Array(n);
-  for (let r = 0; r < n; r++) {
-    let f = 0;
-    for (let j = 0; j < d; j++) {
-      x[r * d + j] = j === 0 ? 1 : rng.normal();
-      f += w[j] * x[r * d + j];
-    }
-    y[r] = new PoissonLogNormalPredictive(f, 0).sample(rng);
-  }
-  return { x, y };
 }
 
 process.stdout.write('\nadf-poisson (log link; tilted moments by the trapezoid rule around the tilted mode): records/s in batches of 1,000, and KL(EP ‖ q) with EP = the window holding every record, 20 revisits per record\n');

@@ -194,13 +194,13 @@ export class ForgettingBank<Member extends object> implements Restorable<Forgett
     return true;
   }
 
-  /** Every challenger restarts from a copy of the leader discounted to its factor's steady-state memory, with the leader's evidence. */
+  /** Every challenger restarts from the leader's posterior (its own part, not the bank) discounted to its factor's steady-state memory, with the leader's evidence. */
   private wake(state: Member): void {
     const { evidence, memory, counters } = this;
     const leader = counters.leader;
     for (let j = 0; j < this.members.length; j++) {
       const k = this.candidateOf[j];
-      this.members[j] = cloneState(state);
+      this.ops.overwrite(this.members[j], state);
       evidence[k] = evidence[leader];
       memory[k] = memory[leader];
       const steady = this.factors[k] < 1 ? this.every / (1 - this.factors[k]) : Infinity;

@@ -29,4 +29,5 @@ export { solveLowerTransposedTiled } from './solve-lower-transposed-tiled.js';
 export { symmetricEigen } from './symmetric-eigen.js';
 export { symmetricEigenvalues } from './symmetric-eigenvalues.js';
 export { symmetricRank1Update } from './symmetric-rank1-update.js';
+export { symmetricRank2Update } from './symmetric-rank2-update.js';
 export { trace } from './trace.js';

@@ -25,4 +25,15 @@ describe('README family figures', () => {
       for (const [, name] of commands) expect(existsSync(join(repoRoot, 'bench', `${name}.bench.ts`)), `bench/${name}.bench.ts (${row.slice(0, 40)}…)`).toBe(true);
     }
   });
+
+  it('has a row, with its KL, coverage and records/s, for every streaming family', () => {
+    const rows = familyFigureRows();
+    const families = ['adf-logit', 'adf-probit', 'adf-poisson', 'vb-logit-online', 'vi-gh', 'vi-per', 'vi-per-mf', 'vi-mc', 'vb-logit', 'pg-logit', 'vb-linear', 'vb-linear-ard', 'direct', 'sparse-gp'];
+    for (const family of families) {
+      const row = rows.find((line) => line.startsWith(`| \`${family}\` |`));
+      expect(row, `a row for ${family}`).toBeDefined();
+      const cells = row!.split('|').slice(2, 5).map((cell) => cell.trim());
+      for (const cell of cells) expect(cell, `${family}: KL, coverage and records/s are figures`).toMatch(/\d/);
+    }
+  });
 });

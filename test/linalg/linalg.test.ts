@@ -15,6 +15,7 @@ import { spdInverse } from '../../src/linalg/spd-inverse.js';
 import { symmetricEigen } from '../../src/linalg/symmetric-eigen.js';
 import { conditionNumber } from '../../src/linalg/condition-number.js';
 import { symmetricRank1Update } from '../../src/linalg/symmetric-rank1-update.js';
+import { symmetricRank2Update } from '../../src/linalg/symmetric-rank2-update.js';
 import { symmetricQuadraticForm } from '../../src/linalg/symmetric-quadratic-form.js';
 import { solveLower } from '../../src/linalg/solve-lower.js';
 import { solveLowerRowNorms } from '../../src/linalg/solve-lower-row-norms.js';
@@ -112,6 +113,21 @@ describe('linalg on flat arrays', () => {
       const logDetUpdated = spdInverse(updated, n, direct);
       expectClose(v, direct, { rel: 1e-8, absOfMax: 1e-10 }, 'V');
       expect(matrixDeterminantLemma(logDetA, c, xVx)).toBeCloseTo(logDetUpdated, 9);
+    }));
+  });
+
+  it('symmetricRank2Update equals symmetricRank1Update with x and then with u bit for bit (property)', () => {
+    const nonZero = fc.double({ min: -3, max: 3, noNaN: true }).filter((value) => Math.abs(value) > 1e-3);
+    const vector = (n: number) => fc.array(nonZero, { minLength: n, maxLength: n });
+    fc.assert(fc.property(fc.integer({ min: 1, max: 11 }).chain((n) => fc.tuple(fc.constant(n), spd(n), vector(n), vector(n), nonZero, nonZero)), ([n, a, xArr, uArr, alpha, beta]) => {
+      const x = Float64Array.from(xArr);
+      const u = Float64Array.from(uArr);
+      const expected = a.slice();
+      symmetricRank1Update(expected, n, alpha, x);
+      symmetricRank1Update(expected, n, beta, u);
+      const fused = a.slice();
+      symmetricRank2Update(fused, n, alpha, x, beta, u);
+      expect(Array.from(fused).map((value, k) => Object.is(value, expected[k]))).not.toContain(false);
     }));
   });
 

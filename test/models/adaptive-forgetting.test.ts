@@ -193,6 +193,15 @@ describe('adaptive forgetting (adf-logit, vb-logit-online defaults)', () => {
     for (let slot = 0; slot < 3; slot++) expect(Array.from(bank.arrays[`forget${slot}.w`])).toEqual(Array.from(a.posterior.w));
   });
 
+  it('adf-logit: challengers that wake hold their own posterior only, not a copy of the bank (which nested one level deeper at every wake)', () => {
+    const model = createModel('adf-logit', d);
+    feed(model, data, 0, half + 700, 1);
+    const { forgetting } = (model as unknown as { state: { forgetting: { awake: boolean; counters: { wakes: number }; members: { forgetting?: unknown }[] } } }).state;
+    expect(forgetting.awake).toBe(true);
+    expect(forgetting.counters.wakes).toBeGreaterThan(0);
+    for (const member of forgetting.members) expect(member.forgetting).toBeUndefined();
+  });
+
   for (const learner of LEARNERS) {
     it(`${learner}: a snapshot of before sleeping challengers (every candidate saved) restores with them awake, each candidate's memory its records, and goes on learning`, () => {
       const model = createModel(learner, d);

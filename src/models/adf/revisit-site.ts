@@ -1,6 +1,4 @@
 import { dot } from '../../linalg/dot.js';
-import { gemv } from '../../linalg/gemv.js';
-import { symmetricRank1Update } from '../../linalg/symmetric-rank1-update.js';
 import { recordTiltedMoments } from './record-tilted-moments.js';
 import type { AdfState } from './state.js';
 import type { AdfWorkspace } from './workspace.js';
@@ -13,21 +11,21 @@ import type { AdfWorkspace } from './workspace.js';
  * V ← V − Δτ/g·(Vx)(Vx)ᵀ, w ← w + (Δh − Δτμ)/g·Vx, ln|V| ← ln|V| − ln g, g = 1 + Δτs².
  * A site whose cavity or update is not proper (a non-positive 1 − τs², 1 − νs_c² or g, or a
  * non-finite moment) is left as it is: the revisit is a refinement, and q stays what it was.
- * O(d²), nothing allocated.
+ * `vx` holds V·x of the slot's record; the site, w and ln|V| are updated here and the coefficient c of
+ * V ← V + c·(Vx)(Vx)ᵀ, c = −Δτ/g, is returned for the caller to apply (0 when the site is left as it is),
+ * so it can share a pass over V with another rank-one change. O(d), nothing allocated.
  */
-export function revisitSite(state: AdfState, slot: number, workspace: AdfWorkspace): void {
+export function revisitSite(state: AdfState, slot: number, workspace: AdfWorkspace, vx: Float64Array): number {
   const d = state.dim;
   const p = state.posterior;
   const sites = state.sites;
-  const vx = workspace.vx;
   const offset = slot * d;
-  gemv(p.V, d, d, sites.x, vx, 1, 0, offset);
   const s2 = dot(vx, sites.x, d, 0, offset);
   const mu = dot(p.w, sites.x, d, 0, offset);
   const tau = sites.precision[slot];
   const h = sites.shift[slot];
   const keep = 1 - tau * s2;
-  if (!(keep > 0)) return;
+  if (!(keep > 0)) return 0;
   const cavityVariance = s2 / keep;
   const cavityMean = (mu - s2 * h) / keep;
   const moments = recordTiltedMoments(state, workspace, cavityMean, cavityVariance, sites.y[slot], sites.weight[slot]);
@@ -37,11 +35,11 @@ export function revisitSite(state: AdfState, slot: number, workspace: AdfWorkspa
   const deltaPrecision = newPrecision - tau;
   const deltaShift = newShift - h;
   const g = 1 + deltaPrecision * s2;
-  if (!(shrink > 0) || !(g > 0) || !Number.isFinite(newShift) || !Number.isFinite(g)) return;
+  if (!(shrink > 0) || !(g > 0) || !Number.isFinite(newShift) || !Number.isFinite(g)) return 0;
   const step = (deltaShift - deltaPrecision * mu) / g;
   for (let i = 0; i < d; i++) p.w[i] += step * vx[i];
-  symmetricRank1Update(p.V, d, -deltaPrecision / g, vx);
   p.logDetV -= Math.log(g);
   sites.precision[slot] = newPrecision;
   sites.shift[slot] = newShift;
+  return -deltaPrecision / g;
 }

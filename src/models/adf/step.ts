@@ -6,7 +6,9 @@ import { axpy } from '../../linalg/axpy.js';
 import { dot } from '../../linalg/dot.js';
 import { gemv } from '../../linalg/gemv.js';
 import { symmetricRank1Update } from '../../linalg/symmetric-rank1-update.js';
+import { symmetricRank2Update } from '../../linalg/symmetric-rank2-update.js';
 import { recordTiltedMoments } from './record-tilted-moments.js';
+import { advanceRevisitCursor } from './advance-revisit-cursor.js';
 import { revisitSite } from './revisit-site.js';
 import type { AdfState } from './state.js';
 import { takePredictedRow } from './take-predicted-row.js';
@@ -21,7 +23,8 @@ import type { AdfWorkspace } from './workspace.js';
  * and `revisits` window sites are refined ({@link revisitSite}), sweeping the slots backwards: a sweep
  * while the window fills revisits every earlier record, newest first, so sweeps double in length and the
  * oldest records, absorbed under the widest q, are refined most often. O(d²) per record and
- * revisit, nothing allocated. When the record is the row the last prediction was made for under
+ * revisit, nothing allocated: the first revisit's V·x is taken under the V before the record's change
+ * (V′x = Vx − ν·Vx_r·(Vx_r)ᵀx) and both rank-one changes of V share one pass. When the record is the row the last prediction was made for under
  * this q (test-then-train), V·x, μ, s² and the logit's tilt are taken from it (the same numbers,
  * not recomputed). A numerical failure of the record (ν·s² ≥ 1 or a non-finite moment)
  * throws before anything is written. Returns ln Z = ln ∫ p(y | f)^weight N(f; μ, s²) df, the record's
@@ -47,26 +50,37 @@ export function adfRecord(state: AdfState, x: Float64Array, offset: number, y: n
   if (!Number.isFinite(moments.alpha) || !(shrink > 0) || !Number.isFinite(shrink) || !Number.isFinite(siteShift)) {
     throw new NumericalError('tilted moments of a record are not usable (1 − ν·s² must be positive and finite, and the site finite)', { value: shrink });
   }
+  const sites = state.sites;
+  if (sites.capacity > 0) {
+    const slot = sites.head;
+    for (let i = 0; i < d; i++) sites.x[slot * d + i] = x[offset + i];
+    sites.y[slot] = y;
+    sites.weight[slot] = weight;
+    sites.precision[slot] = sitePrecision;
+    sites.shift[slot] = siteShift;
+    sites.head = slot + 1 === sites.capacity ? 0 : slot + 1;
+    sites.written += 1;
+    if (sites.count < sites.capacity) sites.count += 1;
+  }
   axpy(moments.alpha, vx, p.w, d);
-  symmetricRank1Update(p.V, d, -moments.nu, vx);
   p.logDetV += Math.log(shrink);
   state.records += 1;
   const logPredictive = moments.logZ;
-  const sites = state.sites;
-  if (sites.capacity === 0) return logPredictive;
-  const slot = sites.head;
-  for (let i = 0; i < d; i++) sites.x[slot * d + i] = x[offset + i];
-  sites.y[slot] = y;
-  sites.weight[slot] = weight;
-  sites.precision[slot] = sitePrecision;
-  sites.shift[slot] = siteShift;
-  sites.head = slot + 1 === sites.capacity ? 0 : slot + 1;
-  sites.written += 1;
-  if (sites.count < sites.capacity) sites.count += 1;
-  for (let k = 0; k < sites.revisits; k++) {
-    if (sites.cursor === 0) sites.cursor = sites.count;
-    sites.cursor -= 1;
-    revisitSite(state, sites.cursor, workspace);
+  const nu = moments.nu;
+  if (sites.revisits === 0) {
+    symmetricRank1Update(p.V, d, -nu, vx);
+    return logPredictive;
+  }
+  const siteVx = workspace.siteVx;
+  const first = advanceRevisitCursor(sites) * d;
+  gemv(p.V, d, d, sites.x, siteVx, 1, 0, first);
+  const overlap = nu * dot(vx, sites.x, d, 0, first);
+  for (let i = 0; i < d; i++) siteVx[i] -= overlap * vx[i];
+  symmetricRank2Update(p.V, d, -nu, vx, revisitSite(state, sites.cursor, workspace, siteVx), siteVx);
+  for (let k = 1; k < sites.revisits; k++) {
+    const slot = advanceRevisitCursor(sites);
+    gemv(p.V, d, d, sites.x, siteVx, 1, 0, slot * d);
+    symmetricRank1Update(p.V, d, revisitSite(state, slot, workspace, siteVx), siteVx);
   }
   return logPredictive;
 }

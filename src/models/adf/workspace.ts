@@ -9,6 +9,8 @@ import type { TiltedMoments } from './tilted-moments.js';
 export interface AdfWorkspace {
   /** V·x of the current record. */
   readonly vx: Float64Array;
+  /** V·x of the window site being revisited. */
+  readonly siteVx: Float64Array;
   readonly moments: TiltedMoments;
   readonly quadrature: QuadratureScratch;
   /** The logit's rules by projection variance, the model's own rule last. */
@@ -24,7 +26,7 @@ export interface AdfWorkspace {
 export function adfWorkspace(dim: number, nodes: number): AdfWorkspace {
   const rules = logitRules(nodes);
   return {
-    vx: new Float64Array(dim), moments: { logZ: 0, alpha: 0, nu: 0 }, quadrature: rules.rules[rules.rules.length - 1], logitRules: rules,
+    vx: new Float64Array(dim), siteVx: new Float64Array(dim), moments: { logZ: 0, alpha: 0, nu: 0 }, quadrature: rules.rules[rules.rules.length - 1], logitRules: rules,
     tilt: emptyLogitTilt(), predicted: emptyPredictedRow(dim), sampler: new GaussianSampler(dim), labels: new Float64Array(0),
   };
 }
