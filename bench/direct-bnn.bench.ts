@@ -2,11 +2,9 @@ import { directBnnFamily } from '../src/models/direct/bnn-family.js';
 import { DirectBnnElbo } from '../src/models/direct/bnn-objective.js';
 import { Rng } from '../src/rng/rng.js';
 import { fitMeanFieldGaussianBnn } from './mean-field-gaussian-bnn.js';
-import { formatCount } from './measure.js';
+import { cpuMs, formatCount } from './measure.js';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
-
-const cpuMs = (work: () => void): number => { const start = process.cpuUsage(); work(); const used = process.cpuUsage(start); return (used.user + used.system) / 1000; };
 
 /** y = ½(x₁ + x₂)² − 0.4(x₃ − ½x₄)² + 0.3 sin(2x₁) + N(0, 0.3²), x ~ N(0, I₄): mostly quadratic, not exactly. */
 function teacher(n: number, rng: Rng): { x: Float64Array; y: Float64Array; n: number; d: number } {

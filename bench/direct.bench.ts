@@ -2,12 +2,10 @@ import { directFamily } from '../src/models/direct/family.js';
 import { DirectElbo } from '../src/models/direct/objective.js';
 import { vbLinearFamily } from '../src/models/vb-linear/family.js';
 import { Rng } from '../src/rng/rng.js';
-import { formatCount, medianMs, throughput } from './measure.js';
+import { cpuMs, formatCount, medianMs, throughput } from './measure.js';
 import { syntheticLinear } from './synthetic-linear.js';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
-
-const cpuMs = (work: () => void): number => { const start = process.cpuUsage(); work(); const used = process.cpuUsage(start); return (used.user + used.system) / 1000; };
 
 out('direct: accumulation of ΦᵀΦ (upper triangle, 4-row blocks), Φᵀy, yᵀy (records/s, batches of 1,000; wall, and CPU since the machine is shared)');
 for (const [b, target] of [[10, 5_000_000], [100, 0]] as const) {

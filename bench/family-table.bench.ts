@@ -2,6 +2,7 @@ import type { OnlineModel } from '../src/core/online-model.js';
 import { gaussianKl } from '../src/gaussian/gaussian-kl.js';
 import { choleskySolve } from '../src/linalg/cholesky-solve.js';
 import { cholesky } from '../src/linalg/cholesky.js';
+import { gramAccumulate } from '../src/linalg/gram-accumulate.js';
 import { logDetCholesky } from '../src/linalg/log-det-cholesky.js';
 import type { DirectModel } from '../src/models/direct/family.js';
 import type { SparseGpModel } from '../src/models/sparse-gp/family.js';
@@ -10,6 +11,7 @@ import type { VbLinearModel } from '../src/models/vb-linear/family.js';
 import { createModel } from '../src/registry.js';
 import { Rng } from '../src/rng/rng.js';
 import { digamma } from '../src/special/digamma.js';
+import { cpuMs } from './measure.js';
 import { scoreCoverage, type GaussianMoments } from './score-coverage.js';
 import { syntheticBinary } from './synthetic-binary.js';
 import { syntheticLinear } from './synthetic-linear.js';
@@ -41,14 +43,6 @@ import { syntheticPoisson } from './synthetic-poisson.js';
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const BATCHES = 10;
 
-/** CPU seconds of `work` (user + system). */
-function cpuSeconds(work: () => void): number {
-  const start = process.cpuUsage();
-  work();
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / 1e6;
-}
-
 /** `model` fed rows [0, n) of (x, y) in `batches` minibatches. */
 function streamed<Model extends OnlineModel>(model: Model, x: Float64Array, y: Float64Array, n: number, d: number, batches = BATCHES): Model {
   const size = Math.ceil(n / batches);
@@ -63,7 +57,7 @@ function streamed<Model extends OnlineModel>(model: Model, x: Float64Array, y: F
 function rated<T>(n: number, run: () => T): { rate: number; result: T } {
   let result = run();
   let best = Infinity;
-  for (let k = 0; k < 5; k++) best = Math.min(best, cpuSeconds(() => { result = run(); }));
+  for (let k = 0; k < 5; k++) best = Math.min(best, cpuMs(() => { result = run(); }) / 1000);
   return { rate: n / best, result };
 }
 
@@ -105,14 +99,9 @@ function adfRow(id: 'adf-probit' | 'adf-poisson', x: Float64Array, y: Float64Arr
 function statisticsOf(x: Float64Array, y: Float64Array, n: number, d: number): { xtx: Float64Array; xty: Float64Array; yty: number } {
   const xtx = new Float64Array(d * d);
   const xty = new Float64Array(d);
+  gramAccumulate(x, n, d, xtx, 1, undefined, y, xty);
   let yty = 0;
-  for (let r = 0; r < n; r++) {
-    for (let i = 0; i < d; i++) {
-      xty[i] += x[r * d + i] * y[r];
-      for (let j = 0; j < d; j++) xtx[i * d + j] += x[r * d + i] * x[r * d + j];
-    }
-    yty += y[r] * y[r];
-  }
+  for (let r = 0; r < n; r++) yty += y[r] * y[r];
   return { xtx, xty, yty };
 }
 

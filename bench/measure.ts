@@ -27,16 +27,19 @@ export function medianMs(work: () => void, repeats = 5): number {
   return times[Math.floor(times.length / 2)];
 }
 
+/** CPU time (user + system) in ms of one call of `work`. */
+export function cpuMs(work: () => void): number {
+  const start = process.cpuUsage();
+  work();
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+}
+
 /** Median CPU time (user + system) in ms of `repeats` calls of `work` (after one warm-up call): the figure to trust on a shared machine. */
 export function medianCpuMs(work: () => void, repeats = 5): number {
   work();
   const times: number[] = [];
-  for (let i = 0; i < repeats; i++) {
-    const start = process.cpuUsage();
-    work();
-    const used = process.cpuUsage(start);
-    times.push((used.user + used.system) / 1000);
-  }
+  for (let i = 0; i < repeats; i++) times.push(cpuMs(work));
   times.sort((a, b) => a - b);
   return times[Math.floor(times.length / 2)];
 }
