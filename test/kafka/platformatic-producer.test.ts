@@ -1,0 +1,72 @@
+import { tracingChannel } from 'node:diagnostics_channel';
+import { inject, afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKafkaPort } from '../../connectors/kafka/create-kafka-port.js';
+import type { AdminPort, KafkaPort } from '../../connectors/kafka/kafka-port.js';
+import { unique } from './helpers.js';
+
+/** Kafka's API key of a produce request. */
+const PRODUCE = 0;
+
+/** Counts the produce requests `@platformatic/kafka` writes to a broker connection while `work` runs. */
+async function produceRequestsOf(work: () => Promise<unknown>): Promise<number> {
+  let requests = 0;
+  const channel = tracingChannel<unknown, { apiKey?: number }>('plt:kafka:connections:api');
+  const handlers = { start: (context: { apiKey?: number }) => { if (context.apiKey === PRODUCE) requests++; } };
+  channel.subscribe(handlers);
+  try {
+    await work();
+  } finally {
+    channel.unsubscribe(handlers);
+  }
+  return requests;
+}
+
+describe('the platformatic producer port on the real broker', () => {
+  let port: KafkaPort;
+  let admin: AdminPort;
+  beforeAll(async () => {
+    port = createKafkaPort({ brokers: [inject('kafkaBootstrap')], clientId: 'platformatic-producer', logLevel: 'nothing', client: 'platformatic' });
+    admin = port.admin();
+    await admin.connect();
+  });
+  afterAll(() => admin.disconnect());
+
+  async function topicWith(partitions: number, configEntries: { name: string; value: string }[] = []): Promise<string> {
+    const topic = unique('platformatic-producer');
+    expect(await admin.createTopics({ topics: [{ topic, numPartitions: partitions, replicationFactor: 1, configEntries }], waitForLeaders: true })).toBe(true);
+    return topic;
+  }
+
+  const ends = async (topic: string): Promise<number[]> => (await admin.fetchTopicOffsets(topic)).sort((a, b) => a.partition - b.partition).map((p) => Number(p.high));
+
+  it('an idempotent send over four partitions of one broker is one produce request carrying them all', async () => {
+    const topic = await topicWith(4);
+    const producer = port.producer({ idempotent: true, maxInFlightRequests: 1 });
+    await producer.connect();
+    try {
+      await producer.send({ topic, acks: -1, messages: [{ partition: 0, value: 'warm-up' }] });
+      const requests = await produceRequestsOf(() => producer.send({ topic, acks: -1, messages: Array.from({ length: 40 }, (_, i) => ({ partition: i % 4, value: `r${i}` })) }));
+      expect(requests).toBe(1);
+    } finally {
+      await producer.disconnect();
+    }
+    expect(await ends(topic)).toEqual([11, 10, 10, 10]);
+  });
+
+  it('after a send the broker refused in part, the next send starts a new producer id: its records are written, not taken for duplicates', async () => {
+    const topic = await topicWith(2, [{ name: 'max.message.bytes', value: '10000' }]);
+    const producer = port.producer({ idempotent: true, maxInFlightRequests: 1 });
+    await producer.connect();
+    try {
+      // Partition 0's record is written; partition 1's batch is over the topic's limit and refused, so the send fails.
+      await expect(producer.send({ topic, acks: -1, messages: [{ partition: 0, value: 'first' }, { partition: 1, value: 'x'.repeat(20_000) }] })).rejects.toThrow();
+      expect(await ends(topic)).toEqual([1, 0]);
+      // The same number of records to partition 0 again: with the failed send's sequence numbers reused, the broker would answer it as a duplicate and drop it.
+      await producer.send({ topic, acks: -1, messages: [{ partition: 0, value: 'second' }] });
+      await producer.send({ topic, acks: -1, messages: [{ partition: 0, value: 'third' }, { partition: 1, value: 'fourth' }] });
+    } finally {
+      await producer.disconnect();
+    }
+    expect(await ends(topic)).toEqual([3, 1]);
+  });
+});
