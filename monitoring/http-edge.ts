@@ -423,7 +423,8 @@ export class HttpEdge {
   /** A body's text as a JSON object: 400 naming `body` when it is not JSON, nests deeper than `maxJsonDepth` or is not an object. */
   private parseJson(text: string): JsonBody {
     const { maxJsonDepth } = this.limits;
-    if (jsonNestingDepth(text, maxJsonDepth) > maxJsonDepth) throw new InputError(`the body nests arrays and objects deeper than ${maxJsonDepth} levels`, { field: 'body' });
+    // Valid JSON nesting deeper than maxJsonDepth has at least 2 (maxJsonDepth + 1) brackets: a shorter text needs no count.
+    if (text.length >= 2 * (maxJsonDepth + 1) && jsonNestingDepth(text, maxJsonDepth) > maxJsonDepth) throw new InputError(`the body nests arrays and objects deeper than ${maxJsonDepth} levels`, { field: 'body' });
     let value: unknown;
     try {
       value = JSON.parse(text);

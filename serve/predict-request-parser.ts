@@ -104,7 +104,7 @@ export class PredictRequestParser {
   private readVector(values: readonly unknown[], out: Float64Array, offset: number, field: string): void {
     const { dim } = this.shape;
     if (values.length !== dim) throw new ShapeError(`${field} has ${values.length} values, the model has ${dim} features`, { field, value: values.length });
-    for (let j = 0; j < dim; j++) out[offset + j] = this.feature(values[j], `${field}[${j}]`);
+    for (let j = 0; j < dim; j++) out[offset + j] = this.feature(values[j], field, j);
   }
 
   private readNamed(features: unknown, out: Float64Array, offset: number, field: string): void {
@@ -119,7 +119,7 @@ export class PredictRequestParser {
         const near = closestName(name, names);
         throw new InputError(`unknown feature "${name}"; ${near === undefined ? '' : `did you mean "${near}"? `}the model's features: ${names.join(', ')}`, { field: `${field}.${name}` });
       }
-      out[offset + j] = this.feature(features[name], `${field}.${name}`);
+      out[offset + j] = this.feature(features[name], field, name);
       seen++;
     }
     if (seen < names.length) {
@@ -128,10 +128,10 @@ export class PredictRequestParser {
     }
   }
 
-  private feature(value: unknown, field: string): number {
-    if (typeof value !== 'number') throw new InputError('feature must be a number', { field, value });
-    const problem = featureProblem(value, this.shape.maxAbsInput);
-    if (problem !== undefined) throw new InputError(problem, { field, value });
-    return value;
+  /** `value` when it is a feature; else throws naming it `field[key]` (a position) or `field.key` (a name), a place built only then. */
+  private feature(value: unknown, field: string, key: number | string): number {
+    if (typeof value === 'number' && featureProblem(value, this.shape.maxAbsInput) === undefined) return value;
+    const where = typeof key === 'number' ? `${field}[${key}]` : `${field}.${key}`;
+    throw new InputError(typeof value === 'number' ? featureProblem(value, this.shape.maxAbsInput)! : 'feature must be a number', { field: where, value });
   }
 }

@@ -138,6 +138,18 @@ describe('one HTTP edge for every service (issue 26)', () => {
     }
   });
 
+  it('the depth limit holds at its bound for the shortest texts (a text under 2 (limit + 1) characters is not counted)', async () => {
+    const { server } = banditService();
+    const port = await server.listen();
+    for (const depth of [64, 65]) {
+      const response = await fetch(`http://127.0.0.1:${port}/decide`, { method: 'POST', body: `${'['.repeat(depth)}${']'.repeat(depth)}` });
+      const { error } = await response.json() as { error: { message: string; location: { field: string } } };
+      expect(response.status).toBe(400);
+      expect(error.location.field).toBe('body');
+      expect(error.message).toMatch(depth > 64 ? /nests .* deeper than 64/ : /must be a JSON object/);
+    }
+  });
+
   it('answers slow bodies 408 within the body deadline and lets their connections go (item 13)', async () => {
     const { server } = banditService({ bodyTimeoutMs: 300 });
     const port = await server.listen();
