@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
-import { loadavg } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createKafkaPort } from '../connectors/kafka/create-kafka-port.js';
@@ -34,6 +34,12 @@ import { syntheticLogistic } from './synthetic-logistic.js';
  * run's length (default 5); `SERVE_BENCH_PRODUCERS` the sizes of the prediction log's pool of
  * producers to measure, each in turn for each client (default `1,2`: one producer, as before the
  * pool, and the default).
+ *
+ * Server, generator (and the broker) share the machine's cores, so at 50% load the latency also
+ * measures their contention. With `taskset` and at least 2 CPUs (unless `SERVE_BENCH_PIN=0`), each
+ * 50% load is measured a second time, pinned: the server (this process, all its threads) on CPU 0,
+ * the generator on CPU 1, then both unpinned again; both figures are printed. Other processes of
+ * the machine are not pinned and may still run on either CPU.
  */
 const D = 10;
 const SECONDS = Number(process.env.SERVE_BENCH_SECONDS ?? 5);
@@ -42,6 +48,8 @@ const PRODUCERS = (process.env.SERVE_BENCH_PRODUCERS ?? `1,${KafkaPredictionLog.
 const autocannon = fileURLToPath(new URL('../../node_modules/autocannon/autocannon.js', import.meta.url));
 const pacedLoad = fileURLToPath(new URL('./paced-load.js', import.meta.url));
 /** Makes a child process print the CPU it used on its last stderr line as it exits. */
+/** The CPUs of the pinned 50% load runs (server, generator), when `taskset` and 2 CPUs are there. */
+const PIN = process.env.SERVE_BENCH_PIN !== '0' && availableParallelism() >= 2 && spawnSync('taskset', ['-p', String(process.pid)]).status === 0 ? { server: '0', generator: '1', all: `0-${availableParallelism() - 1}` } : undefined;
 const REPORT_CPU = 'data:text/javascript,process.on("exit",()=>{const c=process.cpuUsage();process.stderr.write("\\ncpu-ms "+(c.user+c.system)/1000+"\\n")})';
 
 interface Load {
@@ -58,12 +66,13 @@ interface Load {
   readonly lagP99?: number;
 }
 
-/** Runs `node args` (a load generator), returning its stdout and the CPU it used (ms), with the CPU this process used meanwhile (ms) and the wall time (s). */
-function generate(args: readonly string[]): Promise<{ out: string; generatorCpuMs: number; serverCpuMs: number; seconds: number }> {
+/** Runs `node args` (a load generator; on `cpus` when given), returning its stdout and the CPU it used (ms), with the CPU this process used meanwhile (ms) and the wall time (s). */
+function generate(args: readonly string[], cpus?: string): Promise<{ out: string; generatorCpuMs: number; serverCpuMs: number; seconds: number }> {
   return new Promise((resolve, reject) => {
     const cpu = process.cpuUsage();
     const started = performance.now();
-    const child = spawn(process.execPath, ['--import', REPORT_CPU, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const node = [process.execPath, '--import', REPORT_CPU, ...args];
+    const child = cpus === undefined ? spawn(node[0], node.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] }) : spawn('taskset', ['-c', cpus, ...node], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => { out += chunk.toString(); });
@@ -87,11 +96,28 @@ async function load(url: string, body: string): Promise<Load> {
   };
 }
 
-/** `rate` requests/s against `url` (POST `body`), paced evenly (`paced-load.js`). */
-async function paced(url: string, body: string, rate: number): Promise<Load> {
-  const { out, generatorCpuMs, serverCpuMs, seconds } = await generate([pacedLoad, url, body, String(Math.round(rate)), String(SECONDS), String(CONNECTIONS)]);
+/** `rate` requests/s against `url` (POST `body`), paced evenly (`paced-load.js`); the generator on `cpus` when given. */
+async function paced(url: string, body: string, rate: number, cpus?: string): Promise<Load> {
+  const { out, generatorCpuMs, serverCpuMs, seconds } = await generate([pacedLoad, url, body, String(Math.round(rate)), String(SECONDS), String(CONNECTIONS)], cpus);
   const result = JSON.parse(out) as { requests: number; failed: number; requestsPerSecond: number; p50: number; p99: number; lagP99: number };
   return { ...result, serverCpuMs: serverCpuMs / result.requests, generatorCpu: (100 * generatorCpuMs) / 1000 / seconds };
+}
+
+/** Sets the CPUs of every thread of this process (`taskset -a -p`). */
+function pinServer(cpus: string): void {
+  const pinned = spawnSync('taskset', ['-a', '-p', '-c', cpus, String(process.pid)], { encoding: 'utf8' });
+  if (pinned.status !== 0) throw new Error(`taskset -a -p -c ${cpus} ${process.pid} failed: ${pinned.stderr.trim()}`);
+}
+
+/** {@link paced} with the server pinned to one CPU and the generator to the other ({@link PIN}); undefined without `taskset` or 2 CPUs. */
+async function pacedPinned(url: string, body: string, rate: number): Promise<Load | undefined> {
+  if (PIN === undefined) return undefined;
+  pinServer(PIN.server);
+  try {
+    return await paced(url, body, rate, PIN.generator);
+  } finally {
+    pinServer(PIN.all);
+  }
 }
 
 function fitted(seed: number): ReturnType<ReturnType<typeof getFamily>['create']> {
@@ -107,6 +133,7 @@ const single = JSON.stringify({ x: row });
 const batch = JSON.stringify({ rows: Array.from({ length: 100 }, () => row) });
 const ms = (value: number): string => `${value.toFixed(2)} ms`;
 const cpu = (run: Load): string => `${(run.serverCpuMs * 1000).toFixed(0)} µs/request, generator ${run.generatorCpu.toFixed(0)}% of a core`;
+const pinnedHalf = (run: Load | undefined): string => (run === undefined ? 'pinned: not measured (no taskset or 1 CPU, or SERVE_BENCH_PIN=0)' : `pinned (server on CPU ${PIN!.server}, generator on CPU ${PIN!.generator}): p50 ${ms(run.p50)}, p99 ${ms(run.p99)}; ${run.failed} failed (${lag(run)})`);
 const lag = (run: Load): string => `generator writes late by p99 ${ms(run.lagP99 ?? NaN)}, generator ${run.generatorCpu.toFixed(0)}% of a core`;
 
 const verdict = (met: boolean): string => (met ? 'met' : 'MISSED');
@@ -127,8 +154,9 @@ const bareUrl = `http://127.0.0.1:${(bareServer.address() as AddressInfo).port}/
 await load(bareUrl, single); // warm-up
 const bareMax = await load(bareUrl, single);
 const bareHalf = await paced(bareUrl, single, bareMax.requestsPerSecond / 2);
+const bareHalfPinned = await pacedPinned(bareUrl, single, bareMax.requestsPerSecond / 2);
 process.stdout.write(`${SECONDS} s per run, adf-logit d = ${D}, 127.0.0.1, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} at the start; most requests/s: autocannon, ${CONNECTIONS} connections, the best of ${ROUNDS} runs alternating with the bare server's; 50% load: paced-load, open loop, ${CONNECTIONS} connections\n`);
-process.stdout.write(`bare node:http (fixed JSON body): ${formatCount(bareMax.requestsPerSecond)} requests/s (server CPU ${cpu(bareMax)}); at 50% of it (${formatCount(bareHalf.requestsPerSecond)} requests/s): p50 ${ms(bareHalf.p50)}, p99 ${ms(bareHalf.p99)} (${lag(bareHalf)})\n`);
+process.stdout.write(`bare node:http (fixed JSON body): ${formatCount(bareMax.requestsPerSecond)} requests/s (server CPU ${cpu(bareMax)}); at 50% of it (${formatCount(bareHalf.requestsPerSecond)} requests/s): p50 ${ms(bareHalf.p50)}, p99 ${ms(bareHalf.p99)} (${lag(bareHalf)}); ${pinnedHalf(bareHalfPinned)}\n`);
 
 const best = (loads: readonly Load[]): Load => loads.reduce((a, b) => (b.requestsPerSecond > a.requestsPerSecond ? b : a));
 
@@ -145,6 +173,7 @@ async function measureService(name: string, service: ScoringService, source: Mem
   const bare = best(bareRuns);
   const max = best(runs);
   const half = await paced(url, single, max.requestsPerSecond / 2);
+  const halfPinned = await pacedPinned(url, single, max.requestsPerSecond / 2);
   const rows = await load(url, batch);
   const newer = Array.from({ length: 10 }, (_, k) => fitted(k + 2)); // fitted before the load: the swaps alone run during it
   let version = 1;
@@ -156,9 +185,10 @@ async function measureService(name: string, service: ScoringService, source: Mem
   process.stdout.write(`  single row, most requests/s:        ${formatCount(max.requestsPerSecond).padStart(8)}  (${ratioOf.toFixed(2)}× the bare server's ${formatCount(bare.requestsPerSecond)}; p50 ${ms(max.p50)}, p99 ${ms(max.p99)}; ${max.failed} failed; runs ${runs.map((r) => formatCount(r.requestsPerSecond)).join(', ')} vs bare ${bareRuns.map((r) => formatCount(r.requestsPerSecond)).join(', ')})\n`);
   process.stdout.write(`    server CPU: ${cpu(max)}; bare: ${cpu(bare)}\n`);
   process.stdout.write(`  at 50% of it (${formatCount(half.requestsPerSecond)} requests/s):   p50 ${ms(half.p50)}, p99 ${ms(half.p99)}; ${half.failed} failed (server CPU ${(half.serverCpuMs * 1000).toFixed(0)} µs/request; ${lag(half)})\n`);
+  process.stdout.write(`    the same, ${pinnedHalf(halfPinned)}\n`);
   process.stdout.write(`  batches of 100 rows, rows/s:        ${formatCount(rows.requestsPerSecond * 100).padStart(8)}  (${formatCount(rows.requestsPerSecond)} requests/s; p99 ${ms(rows.p99)}; ${rows.failed} failed)\n`);
   process.stdout.write(`  ${version - 1} hot swaps under 50% load:      ${swapped.failed} failed of ${formatCount(swapped.requests)} requests (versions served: ${service.posterior.swaps}); p99 ${ms(swapped.p99)}\n`);
-  process.stdout.write(`  targets: ≥ ${ratio}× the bare server ${verdict(ratioOf >= ratio)}; p99 < 5 ms at 50% load ${verdict(half.p99 < 5)}; no failed request during the swaps ${verdict(swapped.failed === 0)}\n`);
+  process.stdout.write(`  targets: ≥ ${ratio}× the bare server ${verdict(ratioOf >= ratio)}; p99 < 5 ms at 50% load ${verdict(half.p99 < 5)}${halfPinned === undefined ? '' : ` (pinned ${verdict(halfPinned.p99 < 5)})`}; no failed request during the swaps ${verdict(swapped.failed === 0)}\n`);
   await service.stop();
 }
 
