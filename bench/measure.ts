@@ -44,6 +44,11 @@ export function medianCpuMs(work: () => void, repeats = 5): number {
   return times[Math.floor(times.length / 2)];
 }
 
+/** The median of `values` (the upper one of the two middle values of an even count). */
+export function median(values: readonly number[]): number {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+}
+
 /** Formats a number with thousands separators. */
 export function formatCount(value: number): string {
   return Math.round(value).toLocaleString('en-US');

@@ -1,7 +1,7 @@
 import { vbLogitOnlineFamily } from '../src/models/vb-logit/online-family.js';
 import { PipelineMetrics } from '../monitoring/pipeline-metrics.js';
 import type { ModelMetricsRecorder } from '../monitoring/model-metrics-recorder.js';
-import { formatCount, medianMs } from './measure.js';
+import { formatCount, median, medianMs } from './measure.js';
 import { syntheticLogistic } from './synthetic-logistic.js';
 
 /**
@@ -57,7 +57,6 @@ function cpuThroughput(work: () => number, minCpuMs: number): number {
   return (units / cpuMs) * 1000;
 }
 
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const best = (values: number[]): number => Math.max(...values);
 process.stdout.write(`metrics overhead on the learn path: vb-logit-online, d = ${d}, ${formatCount(n)} records per pass, test-then-train, one core\n`);
 process.stdout.write('update size  clock read around updates        off, best   on, best   best on/off   loss   median paired on/off  (records per CPU-s)\n');

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { createKafkaPort } from '../connectors/kafka/create-kafka-port.js';
 import { Rng } from '../src/rng/rng.js';
 import { startLocalKafka } from '../scripts/local-kafka.js';
+import { median } from './measure.js';
 
 /**
  * What finite but huge features cost (issue 26, item 6): `vbstream run` (the CLI, a child process,
@@ -51,11 +52,6 @@ function run(config: object, name: string): Usage {
   const usage = JSON.parse(readFileSync(usagePath, 'utf8')) as NodeJS.ResourceUsage;
   const done = /done: (.*)$/m.exec(child.stdout)?.[1] ?? '?';
   return { cpuSeconds: (usage.userCPUTime + usage.systemCPUTime) / 1e6, peakRssMb: usage.maxRSS / 1024, learned: done };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }
 
 /** Runs good and mix alternately `REPEATS` times and prints the medians and their ratios. */

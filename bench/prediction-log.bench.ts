@@ -3,7 +3,7 @@ import { createKafkaPort } from '../connectors/kafka/create-kafka-port.js';
 import { KafkaPredictionLog } from '../serve/kafka-prediction-log.js';
 import type { LoggedPrediction } from '../serve/logged-prediction.js';
 import { startLocalKafka } from '../scripts/local-kafka.js';
-import { formatCount } from './measure.js';
+import { formatCount, median } from './measure.js';
 
 /**
  * The prediction log alone, without HTTP: `KafkaPredictionLog` on the local broker (acks = all,
@@ -51,8 +51,6 @@ async function measure(log: KafkaPredictionLog): Promise<Run> {
   const used = process.cpuUsage(cpu);
   return { perSecond: logged / seconds, cpuUs: (used.user + used.system) / logged };
 }
-
-const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 const broker = await startLocalKafka();
 try {
