@@ -20,7 +20,9 @@ type Message = MessageToProduce<Buffer, Buffer, Buffer, Buffer>;
  * that failed — refused in part, or unanswered past the client's retries — the partitions it did
  * write are ahead of the client's numbering, and a next batch of the same size there would be taken
  * for a duplicate and dropped: so the next send first takes a new producer id (sequences from 0).
- * The failed send's callers fail; no other send does.
+ * The failed send's callers fail; no other send does. Without idempotence a request retried whole
+ * may write again the records of partitions it had written, as with any Kafka client (every
+ * producer of vbstream's own is idempotent).
  */
 export class PlatformaticProducer implements ProducerPort {
   private readonly client: Producer<Buffer, Buffer, Buffer, Buffer>;
