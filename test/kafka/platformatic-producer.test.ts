@@ -1,4 +1,4 @@
-import { tracingChannel } from 'node:diagnostics_channel';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { inject, afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKafkaPort } from '../../connectors/kafka/create-kafka-port.js';
 import type { AdminPort, KafkaPort } from '../../connectors/kafka/kafka-port.js';
@@ -6,17 +6,18 @@ import { unique } from './helpers.js';
 
 /** Kafka's API key of a produce request. */
 const PRODUCE = 0;
+/** Where `@platformatic/kafka` announces each request it writes to a broker connection (the start of its `connections:api` tracing channel). */
+const API_START = 'tracing:plt:kafka:connections:api:start';
 
 /** Counts the produce requests `@platformatic/kafka` writes to a broker connection while `work` runs. */
 async function produceRequestsOf(work: () => Promise<unknown>): Promise<number> {
   let requests = 0;
-  const channel = tracingChannel<unknown, { apiKey?: number }>('plt:kafka:connections:api');
-  const handlers = { start: (context: { apiKey?: number }) => { if (context.apiKey === PRODUCE) requests++; } };
-  channel.subscribe(handlers);
+  const started = (context: unknown): void => { if ((context as { apiKey?: number }).apiKey === PRODUCE) requests++; };
+  subscribe(API_START, started);
   try {
     await work();
   } finally {
-    channel.unsubscribe(handlers);
+    unsubscribe(API_START, started);
   }
   return requests;
 }
