@@ -26,7 +26,10 @@ import { syntheticLinear } from './synthetic-linear.js';
  * ARDRegression (threshold_lambda 1e4) on the sparse data of the pruning comparison. Then learning
  * alone (no predictions) after the same first 2p records: one record per update against River's
  * learn_one, and minibatches of 10, 100 and 1,000 records per update against River's learn_many on
- * the same minibatches (pandas frames; issue 28 item 9's target: at least River at every p).
+ * the same minibatches (pandas frames; issue 28 item 9's target: at least River at every p). Both
+ * sides time the same records the same way: the best of two passes after an untimed warm-up pass,
+ * each from a model fresh after the first 2p records (River's first pass runs about 1.5× slower at
+ * p = 100 in batches of 1,000, as its dataframe handling warms up).
  */
 /** 25 standard-normal features, the first 5 relevant (1.5, −2, 0.8, 3, −1.2), noise sd 0.5: the data of test/models/vb-linear-warm-prune.test.ts. */
 function sparseRows(n: number, seed: number): Batch {
@@ -159,7 +162,7 @@ for (const family of [vbLinearFamily, vbLinearArdFamily]) {
   });
 }
 
-out(`\nlearning alone after the first 2p records (no predictions), records per CPU-second; River's learn_many on the same minibatches (pandas frames built beforehand) — ours/River in brackets`);
+out(`\nlearning alone after the first 2p records (no predictions), records per CPU-second; River's learn_many on the same minibatches (pandas frames built beforehand); both the best of two passes after a warm-up pass — ours/River in brackets`);
 out(`family            p   one per update (River learn_one)   ${BATCHES.map((b) => `batches of ${formatCount(b)} (River learn_many)`.padStart(38)).join('')}`);
 for (const family of [vbLinearFamily, vbLinearArdFamily]) {
   dims.forEach((d, k) => {

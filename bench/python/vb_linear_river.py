@@ -1,7 +1,9 @@
 """River BayesianLinearRegression test-then-train and minibatch learning, and scikit-learn ARDRegression pruning, for bench/vb-linear.bench.ts.
 
 Usage: python3 vb_linear_river.py <job.json> (run with OPENBLAS_NUM_THREADS=1 etc., so numpy uses one core).
-Rates are records per second of this process's CPU time ("rate") and of wall time ("wallRate"). The job names float64 little-endian files written by the
+Rates are records per second of this process's CPU time ("rate") and of wall time ("wallRate"), the best of
+two timed passes after an untimed warm-up pass, each from a fresh model (as the TypeScript side measures
+its own). The job names float64 little-endian files written by the
 TypeScript bench (the same synthetic streams it runs): "streams": [{"p", "n", "prefix", "x", "y"}] and
 "ard": [{"label", "n", "d", "x", "y", "relevant"}]; with "batches": [sizes], each stream is also learnt
 by learn_many in minibatches of each size after the same first 2p records (pandas frames built
@@ -24,13 +26,13 @@ except ImportError as error:  # the bench prints the message and skips this part
 
 
 def load(stream):
-    """The stream's arrays, its rows as feature dicts and targets as floats, and a River model that has learnt its first `prefix` records."""
-    p, n, prefix = stream["p"], stream["n"], stream["prefix"]
+    """The stream's arrays, and its rows as feature dicts and targets as floats."""
+    p, n = stream["p"], stream["n"]
     x = np.fromfile(stream["x"], dtype="<f8").reshape(n, p)
     y = np.fromfile(stream["y"], dtype="<f8")
     rows = [{j: float(v) for j, v in enumerate(row)} for row in x]
     targets = [float(v) for v in y]
-    return x, y, rows, targets, started(rows, targets, prefix)
+    return x, y, rows, targets
 
 
 def started(rows, targets, prefix):
@@ -41,27 +43,52 @@ def started(rows, targets, prefix):
     return model
 
 
+# Timed passes after the warm-up pass (the TypeScript side's `passes`).
+PASSES = 2
+
+
+def best_rate(records, timed_pass):
+    """Records per CPU-second (and per wall-second) of the best of PASSES calls of timed_pass() after an untimed warm-up call; timed_pass returns its (CPU, wall) seconds."""
+    timed_pass()
+    best_cpu = best_wall = float("inf")
+    for _ in range(PASSES):
+        cpu, wall = timed_pass()
+        best_cpu = min(best_cpu, cpu)
+        best_wall = min(best_wall, wall)
+    return records / best_cpu, records / best_wall
+
+
 def river_rate(stream):
     p, n, prefix = stream["p"], stream["n"], stream["prefix"]
-    _, _, rows, targets, model = load(stream)
-    wall = time.perf_counter()
-    cpu = time.process_time()
-    for r in range(prefix, n):
-        model.predict_one(rows[r])
-        model.learn_one(rows[r], targets[r])
-    cpu = time.process_time() - cpu
-    wall = time.perf_counter() - wall
-    return {"p": p, "records": n - prefix, "rate": (n - prefix) / cpu, "wallRate": (n - prefix) / wall}
+    _, _, rows, targets = load(stream)
+
+    def timed_pass():
+        model = started(rows, targets, prefix)
+        wall = time.perf_counter()
+        cpu = time.process_time()
+        for r in range(prefix, n):
+            model.predict_one(rows[r])
+            model.learn_one(rows[r], targets[r])
+        return time.process_time() - cpu, time.perf_counter() - wall
+
+    rate, wall_rate = best_rate(n - prefix, timed_pass)
+    return {"p": p, "records": n - prefix, "rate": rate, "wallRate": wall_rate}
 
 
 def river_learn_rates(stream, sizes):
     """Records per CPU-second of learning the stream after its first 2p records: learn_one per record, and learn_many per minibatch size."""
     p, n, prefix = stream["p"], stream["n"], stream["prefix"]
-    x, y, rows, targets, model = load(stream)
-    cpu = time.process_time()
-    for r in range(prefix, n):
-        model.learn_one(rows[r], targets[r])
-    result = {"p": p, "learnOne": (n - prefix) / (time.process_time() - cpu), "learnMany": {}}
+    x, y, rows, targets = load(stream)
+
+    def learn_one_pass():
+        model = started(rows, targets, prefix)
+        wall = time.perf_counter()
+        cpu = time.process_time()
+        for r in range(prefix, n):
+            model.learn_one(rows[r], targets[r])
+        return time.process_time() - cpu, time.perf_counter() - wall
+
+    result = {"p": p, "learnOne": best_rate(n - prefix, learn_one_pass)[0], "learnMany": {}}
     try:
         import pandas as pd
     except ImportError:
@@ -70,11 +97,16 @@ def river_learn_rates(stream, sizes):
     columns = list(range(p))
     for size in sizes:
         frames = [(pd.DataFrame(x[start:start + size], columns=columns), pd.Series(y[start:start + size])) for start in range(prefix, n, size)]
-        model = started(rows, targets, prefix)
-        cpu = time.process_time()
-        for frame, target in frames:
-            model.learn_many(frame, target)
-        result["learnMany"][str(size)] = (n - prefix) / (time.process_time() - cpu)
+
+        def learn_many_pass():
+            model = started(rows, targets, prefix)
+            wall = time.perf_counter()
+            cpu = time.process_time()
+            for frame, target in frames:
+                model.learn_many(frame, target)
+            return time.process_time() - cpu, time.perf_counter() - wall
+
+        result["learnMany"][str(size)] = best_rate(n - prefix, learn_many_pass)[0]
     return result
 
 
