@@ -55,6 +55,9 @@ export function fitVbLinear(state: VbLinearState, warmAlpha?: Float64Array, warm
   let prunedCount = 0;
   if (pruning && warmPruned !== undefined) for (let i = 0; i < d; i++) if (warmPruned[i] === 1) { pruned[i] = 1; prunedCount++; }
   const reentered = new Uint8Array(d);
+  // The pruned weights of the last inversion: their rows and columns of V_N⁻¹ are isolated (1 on the diagonal) once, at the end.
+  const invertedPruned = new Uint8Array(d);
+  let isolatedWithOne = false;
   const alphaOfV = new Float64Array(alphaCount);
   const rhs = pruning ? xty.slice() : xty;
   const invV = new Float64Array(d * d);
@@ -74,9 +77,10 @@ export function fitVbLinear(state: VbLinearState, warmAlpha?: Float64Array, warm
     alphaOfV.set(expectedAlpha);
     invV.set(xtx);
     for (let i = 0; i < d; i++) invV[i * d + i] += ard ? expectedAlpha[i] : expectedAlpha[0];
-    if (prunedCount > 0) {
+    isolatedWithOne = prunedCount > 0;
+    if (isolatedWithOne) {
       logDetV = -inverseOfKept(invV, d, pruned, V, compact, factor);
-      isolatePruned(invV, d, pruned, 1);
+      invertedPruned.set(pruned);
       for (let i = 0; i < d; i++) rhs[i] = pruned[i] === 1 ? 0 : xty[i];
     } else {
       logDetV = -spdInverse(invV, d, V, factor, { what: 'posterior precision V_N⁻¹' });
@@ -128,40 +132,63 @@ export function fitVbLinear(state: VbLinearState, warmAlpha?: Float64Array, warm
     break;
   }
   L += vbLinearBoundConstant(n, d - prunedCount, alphaCount - prunedCount, prior);
+  if (isolatedWithOne) isolatePruned(invV, d, invertedPruned, 1);
   if (prunedCount > 0) isolatePruned(invV, d, pruned, 0);
   return { w, V, invV, logDetV, an, bn, E_a: expectedAlpha, alpha: alphaOfV, L, iterations, stopReason, pruned };
 }
 
-/** The columns c_i of XᵀX of the pruned weights that may re-enter (in order of i), k×d, and V_N·c_i for each (k×d, one WebAssembly product for all). */
-function reentryProducts(d: number, xtx: Float64Array, V: Float64Array, pruned: Uint8Array, reentered: Uint8Array): { columns: Float64Array; products: Float64Array } {
+/** What {@link reentryPrecision} reads: the kept weights (in order), and for each pruned weight that may re-enter (in order of i) its column c_i of XᵀX on the kept rows and V_N·c_i there. */
+interface ReentryProducts {
+  readonly kept: Int32Array;
+  readonly columns: Float64Array;
+  readonly products: Float64Array;
+}
+
+/**
+ * {@link ReentryProducts}: the k candidates' columns on the m kept rows (k×m) and V_N·c_i on the kept block (k×m,
+ * one WebAssembly product for all). V_N is 0 on the pruned rows and columns, so the terms left out are ±0: a sum
+ * from +0 is never −0, so leaving them out changes no bit, and the work is k·m² instead of k·d².
+ */
+function reentryProducts(d: number, xtx: Float64Array, V: Float64Array, pruned: Uint8Array, reentered: Uint8Array): ReentryProducts {
   let k = 0;
-  for (let i = 0; i < d; i++) if (pruned[i] === 1 && reentered[i] === 0) k++;
-  const columns = new Float64Array(k * d);
-  const products = new Float64Array(k * d);
+  let m = 0;
+  for (let i = 0; i < d; i++) {
+    if (pruned[i] === 0) m++;
+    else if (reentered[i] === 0) k++;
+  }
+  const kept = new Int32Array(m);
+  for (let i = 0, a = 0; i < d; i++) if (pruned[i] === 0) kept[a++] = i;
+  const columns = new Float64Array(k * m);
+  const products = new Float64Array(k * m);
+  if (k === 0) return { kept, columns, products };
   for (let i = 0, c = 0; i < d; i++) {
     if (pruned[i] !== 1 || reentered[i] === 1) continue;
-    for (let a = 0; a < d; a++) columns[c * d + a] = xtx[a * d + i];
+    for (let a = 0; a < m; a++) columns[c * m + a] = xtx[kept[a] * d + i];
     c++;
   }
-  // products[c·d + a] = Σ_b c_b·V_ab, the terms in order of b (gemmNt's order), as the row sums of V_N·c.
-  gemmNt(products, d, columns, V, k, d, d, false);
-  return { columns, products };
+  const keptV = new Float64Array(m * m);
+  for (let a = 0; a < m; a++) for (let b = 0; b < m; b++) keptV[a * m + b] = V[kept[a] * d + kept[b]];
+  // products[c·m + a] = Σ_b c_b·V_ab over the kept b, the terms in order of b (gemmNt's order), as the row sums of V_N·c.
+  gemmNt(products, m, columns, keptV, k, m, m, false);
+  return { kept, columns, products };
 }
 
 /**
  * {@link optimalPrecision} of a pruned weight i, which is out of V_N and w_N: s_i = E[τ](XᵀX_ii −
  * c_iᵀV_N c_i) and q_i = E[τ](Xᵀy_i − c_iᵀw_N) with c_i the column i of XᵀX (Tipping & Faul 2003,
- * with α_i = ∞), from row k of {@link reentryProducts}. O(d).
+ * with α_i = ∞), from row k of {@link reentryProducts}; the pruned rows' terms are ±0 (w_N and V_N are 0 there) and
+ * left out. O(d).
  */
-function reentryPrecision(i: number, d: number, candidates: { columns: Float64Array; products: Float64Array }, k: number, xtx: Float64Array, xty: Float64Array, w: Float64Array, expectedTau: number): number {
-  const { columns, products } = candidates;
+function reentryPrecision(i: number, d: number, candidates: ReentryProducts, k: number, xtx: Float64Array, xty: Float64Array, w: Float64Array, expectedTau: number): number {
+  const { kept, columns, products } = candidates;
+  const m = kept.length;
   let cVc = 0;
   let cw = 0;
-  for (let a = 0; a < d; a++) {
-    const ca = columns[k * d + a];
+  for (let a = 0; a < m; a++) {
+    const ca = columns[k * m + a];
     if (ca === 0) continue;
-    cVc += ca * products[k * d + a];
-    cw += ca * w[a];
+    cVc += ca * products[k * m + a];
+    cw += ca * w[kept[a]];
   }
   const s = expectedTau * (xtx[i * d + i] - cVc);
   const q = expectedTau * (xty[i] - cw);
