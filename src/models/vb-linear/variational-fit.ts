@@ -83,6 +83,8 @@ export function fitVbLinear(state: VbLinearState, warmAlpha?: Float64Array, warm
       invertedPruned.set(pruned);
       for (let i = 0; i < d; i++) rhs[i] = pruned[i] === 1 ? 0 : xty[i];
     } else {
+      // With none pruned (again, after re-entries), every weight's Xᵀy entry is back on the right-hand side.
+      if (rhs !== xty) rhs.set(xty);
       logDetV = -spdInverse(invV, d, V, factor, { what: 'posterior precision V_N⁻¹' });
     }
     gemv(V, d, d, rhs, w);
