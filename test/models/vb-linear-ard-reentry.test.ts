@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Batch } from '../../src/core/batch.js';
+import { gemv } from '../../src/linalg/gemv.js';
 import { vbLinearArdFamily } from '../../src/models/vb-linear/index.js';
 import { Rng } from '../../src/rng/rng.js';
 
@@ -38,4 +39,21 @@ describe('vb-linear-ard: a weight that re-enters the fit', () => {
     }
     expect(worst).toBeLessThan(1e-9);
   });
+
+  it('a fit that ends with weights pruned: w_N is bit for bit V_N·Xᵀy over all d weights (the passes run on the kept block; the pruned terms are ±0)', () => {
+    const d = 25;
+    const truth = [1.5, -2, 0.8, 3, -1.2];
+    const rng = Rng.fromSeed(16);
+    const n = 2000;
+    const x = Float64Array.from({ length: n * d }, () => rng.normal());
+    const y = Float64Array.from({ length: n }, (_, r) => truth.reduce((s, t, j) => s + t * x[r * d + j], 0) + 0.5 * rng.normal());
+    const model = vbLinearArdFamily.create(d);
+    model.update({ x, y, n, d });
+    const { w, V, pruned } = model.posterior();
+    expect(pruned.filter((p) => p === 1).length).toBeGreaterThan(10);
+    const full = new Float64Array(d);
+    gemv(V, d, d, model.snapshot().arrays.xty, full);
+    for (let i = 0; i < d; i++) expect(Object.is(w[i], full[i]), `weight ${i + 1}`).toBe(true);
+  });
 });
+
