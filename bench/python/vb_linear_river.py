@@ -63,20 +63,22 @@ def best_rate(records, timed_pass, passes=PASSES):
     return records / best_cpu, records / best_wall
 
 
+def record_pass(rows, targets, prefix, n, predict):
+    """(CPU, wall) seconds of one pass of learn_one over records prefix…n−1, each first predicted when `predict`, from a fresh model that has learnt the first `prefix`."""
+    model = started(rows, targets, prefix)
+    wall = time.perf_counter()
+    cpu = time.process_time()
+    for r in range(prefix, n):
+        if predict:
+            model.predict_one(rows[r])
+        model.learn_one(rows[r], targets[r])
+    return time.process_time() - cpu, time.perf_counter() - wall
+
+
 def river_rate(stream):
     p, n, prefix = stream["p"], stream["n"], stream["prefix"]
     _, _, rows, targets = load(stream)
-
-    def timed_pass():
-        model = started(rows, targets, prefix)
-        wall = time.perf_counter()
-        cpu = time.process_time()
-        for r in range(prefix, n):
-            model.predict_one(rows[r])
-            model.learn_one(rows[r], targets[r])
-        return time.process_time() - cpu, time.perf_counter() - wall
-
-    rate, wall_rate = best_rate(n - prefix, timed_pass)
+    rate, wall_rate = best_rate(n - prefix, lambda: record_pass(rows, targets, prefix, n, True))
     return {"p": p, "records": n - prefix, "rate": rate, "wallRate": wall_rate}
 
 
@@ -84,16 +86,7 @@ def river_learn_rates(stream, sizes, passes):
     """Records per CPU-second of learning the stream after its first 2p records: learn_one per record, and learn_many per minibatch size."""
     p, n, prefix = stream["p"], stream["n"], stream["prefix"]
     x, y, rows, targets = load(stream)
-
-    def learn_one_pass():
-        model = started(rows, targets, prefix)
-        wall = time.perf_counter()
-        cpu = time.process_time()
-        for r in range(prefix, n):
-            model.learn_one(rows[r], targets[r])
-        return time.process_time() - cpu, time.perf_counter() - wall
-
-    result = {"p": p, "learnOne": best_rate(n - prefix, learn_one_pass, passes)[0], "learnMany": {}}
+    result = {"p": p, "learnOne": best_rate(n - prefix, lambda: record_pass(rows, targets, prefix, n, False), passes)[0], "learnMany": {}}
     try:
         import pandas as pd
     except ImportError:
