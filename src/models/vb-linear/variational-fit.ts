@@ -54,9 +54,10 @@ export function fitVbLinear(state: VbLinearState, warmAlpha?: Float64Array, warm
   let prunedCount = 0;
   if (pruning && warmPruned !== undefined) for (let i = 0; i < d; i++) if (warmPruned[i] === 1) { pruned[i] = 1; prunedCount++; }
   const reentered = new Uint8Array(d);
-  // The pruned weights of the last inversion: their rows and columns of V_N⁻¹ are isolated (1 on the diagonal) once, at the end.
+  // Whether the last pass ran with weights pruned (on the kept block), and which: V_N, and V_N⁻¹ with their rows and
+  // columns isolated (1 on the diagonal), are written whole once, at the end.
   const invertedPruned = new Uint8Array(d);
-  let isolatedWithOne = false;
+  let lastPassPruned = false;
   const alphaOfV = new Float64Array(alphaCount);
   const invV = new Float64Array(d * d);
   const V = new Float64Array(d * d);
@@ -80,10 +81,10 @@ export function fitVbLinear(state: VbLinearState, warmAlpha?: Float64Array, warm
   for (let iter = 1; iter <= state.maxIter; iter++) {
     iterations = iter;
     alphaOfV.set(expectedAlpha);
-    isolatedWithOne = prunedCount > 0;
+    lastPassPruned = prunedCount > 0;
     let wXtXw: number;
     let traceXtxV = 0;
-    if (isolatedWithOne) {
+    if (lastPassPruned) {
       // The pass on the kept block: V_N, w_N, wᵀXᵀXw and tr(XᵀX·V_N) are those of the whole matrices bit for bit, whose
       // pruned rows and columns are 0 in V_N and w_N (their terms are ±0, and a sum from +0 is never −0). V_N's
       // diagonal is written for q(α) and the pruning test; the whole V_N (and V_N⁻¹) once, at the end.
@@ -135,7 +136,7 @@ export function fitVbLinear(state: VbLinearState, warmAlpha?: Float64Array, warm
     }
     if (stopReason === 'converged' && pruning) {
       let changed = 0;
-      const candidates = reentryProducts(d, xtx, keptV, kept, isolatedWithOne ? m : d, pruned, reentered);
+      const candidates = reentryProducts(d, xtx, keptV, kept, lastPassPruned ? m : d, pruned, reentered);
       for (let i = 0, k = 0; i < d; i++) {
         if (pruned[i] === 1) {
           if (reentered[i] === 1) continue;
@@ -157,7 +158,7 @@ export function fitVbLinear(state: VbLinearState, warmAlpha?: Float64Array, warm
     break;
   }
   L += vbLinearBoundConstant(n, d - prunedCount, alphaCount - prunedCount, prior);
-  if (isolatedWithOne) {
+  if (lastPassPruned) {
     V.fill(0);
     for (let a = 0; a < m; a++) for (let b = 0; b < m; b++) V[kept[a] * d + kept[b]] = keptV[a * m + b];
     invV.set(xtx);
