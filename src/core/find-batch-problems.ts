@@ -63,12 +63,24 @@ export function findBatchProblems(batch: Batch, dim: number, rules: BatchRules):
   return problems ?? NO_PROBLEMS;
 }
 
-/** Whether the first `length` values are all within ±max (NaN is not): one flat pass, four values a step, over a clean batch (about 150 µs for 1,000 × 100 against 230 for the row-by-row scan that finds each row's first bad value, which runs only when this fails). */
+/**
+ * Whether the first `length` values are all within ±max (NaN is not): one flat pass, four values a step, two
+ * comparisons a value instead of a `Math.abs` (about 105 µs for 1,000 × 100 against 130 with `Math.abs` and 230 for
+ * the row-by-row scan that finds each row's first bad value, which runs only when this fails).
+ */
 function allWithin(values: Float64Array, length: number, max: number): boolean {
+  const min = -max;
   let k = 0;
   for (; k + 4 <= length; k += 4) {
-    if (!(Math.abs(values[k]) <= max && Math.abs(values[k + 1]) <= max && Math.abs(values[k + 2]) <= max && Math.abs(values[k + 3]) <= max)) return false;
+    const v0 = values[k];
+    const v1 = values[k + 1];
+    const v2 = values[k + 2];
+    const v3 = values[k + 3];
+    if (!(v0 <= max && v0 >= min && v1 <= max && v1 >= min && v2 <= max && v2 >= min && v3 <= max && v3 >= min)) return false;
   }
-  for (; k < length; k++) if (!(Math.abs(values[k]) <= max)) return false;
+  for (; k < length; k++) {
+    const v = values[k];
+    if (!(v <= max && v >= min)) return false;
+  }
   return true;
 }

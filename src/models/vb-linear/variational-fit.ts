@@ -4,7 +4,6 @@ import { gemv } from '../../linalg/gemv.js';
 import { quadraticForm } from '../../linalg/quadratic-form.js';
 import { spdInverse } from '../../linalg/spd-inverse.js';
 import { updateExpectedAlpha } from './alpha-update.js';
-import { inverseOfKept } from './inverse-of-kept.js';
 import { vbLinearBoundConstant, vbLinearBoundWithoutConstants } from './objective.js';
 import type { VbLinearPosterior } from './posterior.js';
 import type { VbLinearState } from './state.js';
@@ -55,13 +54,23 @@ export function fitVbLinear(state: VbLinearState, warmAlpha?: Float64Array, warm
   let prunedCount = 0;
   if (pruning && warmPruned !== undefined) for (let i = 0; i < d; i++) if (warmPruned[i] === 1) { pruned[i] = 1; prunedCount++; }
   const reentered = new Uint8Array(d);
+  // Whether the last pass ran with weights pruned (on the kept block), and which: V_N, and V_N⁻¹ with their rows and
+  // columns isolated (1 on the diagonal), are written whole once, at the end.
+  const invertedPruned = new Uint8Array(d);
+  let lastPassPruned = false;
   const alphaOfV = new Float64Array(alphaCount);
-  const rhs = pruning ? xty.slice() : xty;
   const invV = new Float64Array(d * d);
   const V = new Float64Array(d * d);
   const factor = new Float64Array(d * d);
-  const compact = pruning ? new Float64Array(2 * d * d) : factor;
   const w = new Float64Array(d);
+  // With weights pruned a pass runs on the m kept ones (in order): their block of XᵀX, V_N and Xᵀy, k·m² instead of d².
+  const kept = new Int32Array(pruning ? d : 0);
+  let m = d;
+  const keptXtx = new Float64Array(pruning ? d * d : 0);
+  const keptPrecision = new Float64Array(pruning ? d * d : 0);
+  const keptV = new Float64Array(pruning ? d * d : 0);
+  const keptXty = new Float64Array(pruning ? d : 0);
+  const keptW = new Float64Array(pruning ? d : 0);
   let logDetV = 0;
   let bn = 0;
   let expectedTau = 0;
@@ -72,18 +81,41 @@ export function fitVbLinear(state: VbLinearState, warmAlpha?: Float64Array, warm
   for (let iter = 1; iter <= state.maxIter; iter++) {
     iterations = iter;
     alphaOfV.set(expectedAlpha);
-    invV.set(xtx);
-    for (let i = 0; i < d; i++) invV[i * d + i] += ard ? expectedAlpha[i] : expectedAlpha[0];
-    if (prunedCount > 0) {
-      logDetV = -inverseOfKept(invV, d, pruned, V, compact, factor);
-      isolatePruned(invV, d, pruned, 1);
-      for (let i = 0; i < d; i++) rhs[i] = pruned[i] === 1 ? 0 : xty[i];
+    lastPassPruned = prunedCount > 0;
+    let wXtXw: number;
+    let traceXtxV = 0;
+    if (lastPassPruned) {
+      // The pass on the kept block: V_N, w_N, wᵀXᵀXw and tr(XᵀX·V_N) are those of the whole matrices bit for bit, whose
+      // pruned rows and columns are 0 in V_N and w_N (their terms are ±0, and a sum from +0 is never −0). V_N's
+      // diagonal is written for q(α) and the pruning test; the whole V_N (and V_N⁻¹) once, at the end.
+      m = keptOf(pruned, d, kept);
+      for (let a = 0; a < m; a++) {
+        const row = kept[a] * d;
+        for (let b = 0; b < m; b++) keptXtx[a * m + b] = xtx[row + kept[b]];
+        keptXty[a] = xty[kept[a]];
+      }
+      const m2 = m * m;
+      keptPrecision.set(keptXtx.subarray(0, m2));
+      for (let a = 0; a < m; a++) keptPrecision[a * m + a] += expectedAlpha[kept[a]];
+      logDetV = -(m === 0 ? 0 : spdInverse(keptPrecision.subarray(0, m2), m, keptV.subarray(0, m2), factor.subarray(0, m2), { what: 'posterior precision V_N⁻¹' }));
+      invertedPruned.set(pruned);
+      gemv(keptV, m, m, keptXty, keptW);
+      w.fill(0);
+      for (let a = 0; a < m; a++) {
+        w[kept[a]] = keptW[a];
+        V[kept[a] * d + kept[a]] = keptV[a * m + a];
+      }
+      wXtXw = quadraticForm(keptXtx, m, keptW);
+      for (let k = 0; k < m2; k++) traceXtxV += keptXtx[k] * keptV[k];
     } else {
+      invV.set(xtx);
+      for (let i = 0; i < d; i++) invV[i * d + i] += ard ? expectedAlpha[i] : expectedAlpha[0];
       logDetV = -spdInverse(invV, d, V, factor, { what: 'posterior precision V_N⁻¹' });
+      gemv(V, d, d, xty, w);
+      wXtXw = quadraticForm(xtx, d, w);
+      for (let i = 0; i < d * d; i++) traceXtxV += xtx[i] * V[i];
     }
-    gemv(V, d, d, rhs, w);
     const wXty = dot(w, xty, d);
-    const wXtXw = quadraticForm(xtx, d, w);
     const sse = Math.max(0, yty - 2 * wXty + wXtXw);
     const ww = dot(w, w, d);
     let penalty = 0;
@@ -92,8 +124,6 @@ export function fitVbLinear(state: VbLinearState, warmAlpha?: Float64Array, warm
     bn = prior.b0 + 0.5 * (sse + penalty);
     expectedTau = an / bn;
     const sumLogDn = updateExpectedAlpha(state, w, V, expectedTau, pruned, expectedAlpha);
-    let traceXtxV = 0;
-    for (let i = 0; i < d * d; i++) traceXtxV += xtx[i] * V[i];
     L = vbLinearBoundWithoutConstants({ expectedTau, sse, traceXtxV, logDetV: logDetV, an, bn, cn, sumLogDn, alphaCount: alphaCount - prunedCount }, prior);
     if (lLast > L) {
       const roundOff = 1e-10 * Math.abs(L) + 1e-12 * expectedTau * (yty + 2 * Math.abs(wXty) + wXtXw);
@@ -106,7 +136,7 @@ export function fitVbLinear(state: VbLinearState, warmAlpha?: Float64Array, warm
     }
     if (stopReason === 'converged' && pruning) {
       let changed = 0;
-      const candidates = reentryProducts(d, xtx, V, pruned, reentered);
+      const candidates = reentryProducts(d, xtx, keptV, kept, lastPassPruned ? m : d, pruned, reentered);
       for (let i = 0, k = 0; i < d; i++) {
         if (pruned[i] === 1) {
           if (reentered[i] === 1) continue;
@@ -128,40 +158,67 @@ export function fitVbLinear(state: VbLinearState, warmAlpha?: Float64Array, warm
     break;
   }
   L += vbLinearBoundConstant(n, d - prunedCount, alphaCount - prunedCount, prior);
+  if (lastPassPruned) {
+    V.fill(0);
+    for (let a = 0; a < m; a++) for (let b = 0; b < m; b++) V[kept[a] * d + kept[b]] = keptV[a * m + b];
+    invV.set(xtx);
+    for (let i = 0; i < d; i++) invV[i * d + i] += alphaOfV[i];
+    isolatePruned(invV, d, invertedPruned, 1);
+  }
   if (prunedCount > 0) isolatePruned(invV, d, pruned, 0);
   return { w, V, invV, logDetV, an, bn, E_a: expectedAlpha, alpha: alphaOfV, L, iterations, stopReason, pruned };
 }
 
-/** The columns c_i of XᵀX of the pruned weights that may re-enter (in order of i), k×d, and V_N·c_i for each (k×d, one WebAssembly product for all). */
-function reentryProducts(d: number, xtx: Float64Array, V: Float64Array, pruned: Uint8Array, reentered: Uint8Array): { columns: Float64Array; products: Float64Array } {
+/** Writes the weights not pruned, in order, to the front of `kept` and returns how many. */
+function keptOf(pruned: Uint8Array, d: number, kept: Int32Array): number {
+  let m = 0;
+  for (let i = 0; i < d; i++) if (pruned[i] === 0) kept[m++] = i;
+  return m;
+}
+
+/** What {@link reentryPrecision} reads: the m kept weights (in order), and for each pruned weight that may re-enter (in order of i) its column c_i of XᵀX on the kept rows and V_N·c_i there. */
+interface ReentryProducts {
+  readonly kept: Int32Array;
+  readonly m: number;
+  readonly columns: Float64Array;
+  readonly products: Float64Array;
+}
+
+/**
+ * {@link ReentryProducts} from the kept block of V_N (m×m; V_N is 0 on the pruned rows and columns, so the terms
+ * left out are ±0 and a sum from +0 is never −0: no bit changes): the k candidates' columns on the kept rows (k×m)
+ * and V_N·c_i (k×m, one WebAssembly product for all), k·m² instead of k·d².
+ */
+function reentryProducts(d: number, xtx: Float64Array, keptV: Float64Array, kept: Int32Array, m: number, pruned: Uint8Array, reentered: Uint8Array): ReentryProducts {
   let k = 0;
   for (let i = 0; i < d; i++) if (pruned[i] === 1 && reentered[i] === 0) k++;
-  const columns = new Float64Array(k * d);
-  const products = new Float64Array(k * d);
+  const columns = new Float64Array(k * m);
+  const products = new Float64Array(k * m);
   for (let i = 0, c = 0; i < d; i++) {
     if (pruned[i] !== 1 || reentered[i] === 1) continue;
-    for (let a = 0; a < d; a++) columns[c * d + a] = xtx[a * d + i];
+    for (let a = 0; a < m; a++) columns[c * m + a] = xtx[kept[a] * d + i];
     c++;
   }
-  // products[c·d + a] = Σ_b c_b·V_ab, the terms in order of b (gemmNt's order), as the row sums of V_N·c.
-  gemmNt(products, d, columns, V, k, d, d, false);
-  return { columns, products };
+  // products[c·m + a] = Σ_b c_b·V_ab over the kept b, the terms in order of b (gemmNt's order), as the row sums of V_N·c.
+  gemmNt(products, m, columns, keptV, k, m, m, false);
+  return { kept, m, columns, products };
 }
 
 /**
  * {@link optimalPrecision} of a pruned weight i, which is out of V_N and w_N: s_i = E[τ](XᵀX_ii −
  * c_iᵀV_N c_i) and q_i = E[τ](Xᵀy_i − c_iᵀw_N) with c_i the column i of XᵀX (Tipping & Faul 2003,
- * with α_i = ∞), from row k of {@link reentryProducts}. O(d).
+ * with α_i = ∞), from row k of {@link reentryProducts}; the pruned rows' terms are ±0 (w_N and V_N are 0 there) and
+ * left out. O(d).
  */
-function reentryPrecision(i: number, d: number, candidates: { columns: Float64Array; products: Float64Array }, k: number, xtx: Float64Array, xty: Float64Array, w: Float64Array, expectedTau: number): number {
-  const { columns, products } = candidates;
+function reentryPrecision(i: number, d: number, candidates: ReentryProducts, k: number, xtx: Float64Array, xty: Float64Array, w: Float64Array, expectedTau: number): number {
+  const { kept, m, columns, products } = candidates;
   let cVc = 0;
   let cw = 0;
-  for (let a = 0; a < d; a++) {
-    const ca = columns[k * d + a];
+  for (let a = 0; a < m; a++) {
+    const ca = columns[k * m + a];
     if (ca === 0) continue;
-    cVc += ca * products[k * d + a];
-    cw += ca * w[a];
+    cVc += ca * products[k * m + a];
+    cw += ca * w[kept[a]];
   }
   const s = expectedTau * (xtx[i * d + i] - cVc);
   const q = expectedTau * (xty[i] - cw);
