@@ -48,9 +48,17 @@ export interface FamilyDefinition<Options extends object, State extends FamilySt
   /**
    * Absorbs a batch whose shape, features, labels and weights the shell has checked. Writes the
    * new state over `state` (the shell keeps the old one and puts it back if this throws or leaves a
-   * non-finite state).
+   * non-finite state). With {@link deferredBackup} the shell passes `backup` instead of keeping the
+   * old state up front.
    */
-  step(state: State, batch: Batch, workspace: Workspace): UpdateStats;
+  step(state: State, batch: Batch, workspace: Workspace, backup?: () => void): UpdateStats;
+  /**
+   * Whether `step` decides itself when the shell keeps the old state: it is handed a `backup` callback
+   * and calls it before its first write unless it has checked that nothing can fail after that write
+   * (it then throws, if at all, before writing, and leaves a state {@link isFinite} accepts). For a
+   * family whose one-record step can plan its change before writing it, so a record pays for no copy.
+   */
+  readonly deferredBackup?: boolean;
   /** The predictive distribution of the label of the record at `x[offset .. offset + dim)` (checked finite). */
   predict(state: State, workspace: Workspace, x: Float64Array, offset: number): Prediction;
   /** A posterior draw of the parameters into `out` (allocated when absent). */

@@ -43,10 +43,19 @@ export class ModelShell<Options extends object = object, State extends FamilySta
   protected readonly rules: BatchRules;
   protected readonly workspace: Workspace;
   private backup: State | undefined;
+  /** Whether `backup` holds the state as it was before the running commit. */
+  private backedUp = false;
   private readonly layout: StateLayout;
   /** The batch `update` is committing (kept in a field so that the step passed to `commit` is made once, not per update). */
   private pending: Batch | undefined;
-  private readonly stepPending = (state: State, workspace: Workspace): UpdateStats => this.definition.step(state, this.pending as Batch, workspace);
+  /** Keeps the state in `backup` (once per commit): what a step with `deferredBackup` calls before its first write. */
+  private readonly takeBackup = (): void => {
+    if (this.backedUp) return;
+    if (this.backup === undefined) this.backup = cloneState(this.state);
+    else this.copy(this.backup, this.state);
+    this.backedUp = true;
+  };
+  private readonly stepPending = (state: State, workspace: Workspace): UpdateStats => this.definition.step(state, this.pending as Batch, workspace, this.definition.deferredBackup === true ? this.takeBackup : undefined);
 
   constructor(readonly definition: FamilyDefinition<Options, State, Workspace, Prediction>, protected readonly state: State, limits: InputLimits = {}) {
     this.maxAbsInput = maxAbsInputOf(limits.maxAbsInput);
@@ -89,7 +98,7 @@ export class ModelShell<Options extends object = object, State extends FamilySta
     if (batch.n === 0) return { records: 0 };
     this.pending = batch;
     try {
-      return this.commit(this.stepPending);
+      return this.commit(this.stepPending, this.definition.deferredBackup === true);
     } finally {
       this.pending = undefined;
     }
@@ -133,17 +142,22 @@ export class ModelShell<Options extends object = object, State extends FamilySta
    * Runs `work` on the state atomically: if it throws, or leaves a state the family does not call
    * finite, the state is put back bit for bit and the error (a `NumericalError` for a non-finite
    * result) is thrown. Caches are reset either way. Subclasses run their own mutations through it.
+   * With `deferred` (a family step with `deferredBackup`) the backup is taken when `work` asks for it;
+   * a `work` that does not ask has written nothing if it throws.
    */
-  protected commit<R>(work: (state: State, workspace: Workspace) => R): R {
-    if (this.backup === undefined) this.backup = cloneState(this.state);
-    else this.copy(this.backup, this.state);
+  protected commit<R>(work: (state: State, workspace: Workspace) => R, deferred = false): R {
+    this.backedUp = false;
+    if (!deferred) this.takeBackup();
     try {
       const result = work(this.state, this.workspace);
       const finite = this.definition.isFinite?.(this.state) ?? this.layout.isFinite(this.state);
-      if (!finite) throw new NumericalError(`${this.family}: the update gave a non-finite posterior (an input too large for floating point?); the model is unchanged`, { field: 'posterior' });
+      if (!finite) {
+        if (!this.backedUp) throw new NumericalError(`${this.family}: the update gave a non-finite posterior without keeping the state it would restore (a family step that skipped its backup wrongly); the model is not usable`, { field: 'posterior' });
+        throw new NumericalError(`${this.family}: the update gave a non-finite posterior (an input too large for floating point?); the model is unchanged`, { field: 'posterior' });
+      }
       return result;
     } catch (error) {
-      this.copy(this.state, this.backup);
+      if (this.backedUp) this.copy(this.state, this.backup as State);
       throw error;
     } finally {
       if (this.workspace !== undefined) this.definition.reset?.(this.workspace);

@@ -78,6 +78,9 @@ export class ForgettingBank<Member extends object> implements Restorable<Forgett
     readonly counters: BankCounters,
   ) {}
 
+  /** The last {@link surpriseAfter}: its inputs and answer (not state; NaN inputs match nothing). */
+  private readonly lastSurprise = { logPredictive: NaN, before: NaN, after: 0 };
+
   /** A bank whose every candidate starts from `leader` (the model's state before it holds the bank), candidate 0 leading, asleep when it may sleep and candidate 0 does not forget. */
   static of<Member extends object>(ops: BankMemberOps<Member>, factors: Float64Array, every: number, sleeps: boolean, leader: Member): ForgettingBank<Member> {
     const k = factors.length;
@@ -183,12 +186,36 @@ export class ForgettingBank<Member extends object> implements Restorable<Forgett
     return !this.counters.awake || this.members.every((member) => this.ops.isFinite(member));
   }
 
-  /** Adds the leader's excess surprise at a record of log predictive probability `logPredictive` to the CUSUM; true (and the CUSUM cleared) when it passes {@link ALARM}. */
-  private alarmed(logPredictive: number): boolean {
+  /**
+   * Whether feeding the leader a record of log predictive probability `logPredictive` only counts it:
+   * the challengers asleep (so the leader does not forget) and staying so (no alarm), and the evidence
+   * finite. Then `step` changes nothing but the bank's own numbers and cannot fail, which lets a
+   * family's single-record step skip the shell's backup.
+   */
+  quietFor(logPredictive: number): boolean {
+    return !this.counters.awake && Number.isFinite(logPredictive) && !(this.surpriseAfter(logPredictive) > ALARM);
+  }
+
+  /**
+   * The leader's surprise CUSUM after a record of log predictive probability `logPredictive`: its
+   * excess surprise added, floored at 0. The last answer is kept with its inputs, so `step` after
+   * `quietFor` of the same record does not compute it twice.
+   */
+  private surpriseAfter(logPredictive: number): number {
+    const last = this.lastSurprise;
+    if (last.logPredictive === logPredictive && last.before === this.counters.surprise) return last.after;
     const p = Math.exp(logPredictive);
     const entropy = p < 1 ? -p * logPredictive - (1 - p) * Math.log1p(-p) : 0;
+    last.logPredictive = logPredictive;
+    last.before = this.counters.surprise;
+    last.after = Math.max(0, this.counters.surprise - logPredictive - entropy - SURPRISE_ALLOWANCE);
+    return last.after;
+  }
+
+  /** Adds the leader's excess surprise at a record of log predictive probability `logPredictive` to the CUSUM; true (and the CUSUM cleared) when it passes {@link ALARM}. */
+  private alarmed(logPredictive: number): boolean {
     const counters = this.counters;
-    counters.surprise = Math.max(0, counters.surprise - logPredictive - entropy - SURPRISE_ALLOWANCE);
+    counters.surprise = this.surpriseAfter(logPredictive);
     if (!(counters.surprise > ALARM)) return false;
     counters.surprise = 0;
     return true;

@@ -7,23 +7,11 @@ import { adfLogitFamily } from '../../src/models/adf/family.js';
 import { vbLogitOnlineFamily } from '../../src/models/vb-logit/online-family.js';
 import { createModel } from '../../src/registry.js';
 import { expectSameState } from '../helpers/same-state.js';
+import { driftingLogistic as drifting } from '../helpers/drifting-logistic.js';
 import { logisticData, type SyntheticData } from '../helpers/synthetic-data.js';
 
 const LEARNERS = ['adf-logit', 'vb-logit-online'] as const;
 type Learner = (typeof LEARNERS)[number];
-
-/** `n` records of seed `first`'s weights, then `n` of seed `second`'s: the weights change half-way. */
-function drifting(n: number, d: number, first: number, second: number): { data: SyntheticData; weights: Float64Array[] } {
-  const a = logisticData(n, d, first);
-  const b = logisticData(n, d, second);
-  const x = new Float64Array(2 * n * d);
-  const y = new Float64Array(2 * n);
-  x.set(a.x);
-  x.set(b.x, n * d);
-  y.set(a.y);
-  y.set(b.y, n);
-  return { data: { x, y, n: 2 * n, d, w: b.w }, weights: [a.w, b.w] };
-}
 
 /** Mean −ln p(y) of records [from, to) predicted before each is learnt, one record at a time. */
 function prequentialLogLoss(model: OnlineModel, data: SyntheticData, from: number): number {

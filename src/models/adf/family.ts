@@ -50,9 +50,12 @@ function adfFamily<Prediction extends BernoulliPredictive | PoissonLogNormalPred
     reset: (workspace) => {
       workspace.sampler.invalidate();
       workspace.predicted.valid = false;
+      workspace.backup = undefined;
+      workspace.batch = undefined;
     },
     recordsSeen: (state) => state.records,
     step: adfStep,
+    deferredBackup: true,
     predict: (state, workspace, x, offset) => predictAdfRow(state, workspace, x, offset) as Prediction,
     sample: (state, workspace, rng, out) => workspace.sampler.sample(state.posterior, rng, out),
     posteriorMean: (state) => state.posterior.w.slice(),

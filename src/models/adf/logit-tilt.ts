@@ -49,12 +49,14 @@ export function emptyLogitTilt(): LogitTilt {
 export function logitTilt(out: LogitTilt, mu: number, s2: number, rule: QuadratureScratch): LogitTilt {
   const orientation = mu >= 0 ? -1 : 1;
   const centre = orientation * mu;
+  // e^{c} = e^{−|c|} (c ≤ 0): the bracket's bound and the first Newton step (at c) share it.
+  const atCentre = Math.exp(centre);
   let low = centre;
-  let high = centre + s2 / (1 + Math.exp(centre));
+  let high = centre + s2 / (1 + atCentre);
   let mode = centre;
   let ab = 0;
   for (let k = 0; k < MODE_STEPS; k++) {
-    const e = Math.exp(-Math.abs(mode));
+    const e = k === 0 ? atCentre : Math.exp(-Math.abs(mode));
     const a = mode >= 0 ? e / (1 + e) : 1 / (1 + e);
     ab = a * (1 - a);
     const gradient = a - (mode - centre) / s2;

@@ -5,15 +5,14 @@ import { gemv } from '../../linalg/gemv.js';
 import { normalCdf } from '../../special/normal-cdf.js';
 import { sigmoid } from '../../special/sigmoid.js';
 import { logitProbability } from './logit-probability.js';
-import { logitRuleFor } from './logit-rules.js';
-import { logitTilt } from './logit-tilt.js';
+import { logitTiltFor } from './logit-tilt-for.js';
 import type { AdfState } from './state.js';
 import { WIDE_PROJECTION } from './wide-projection.js';
 import type { AdfWorkspace } from './workspace.js';
 
 /**
- * The predictive of the label of x under q: f = xᵀβ ~ N(μ, s²); p(y = 1 | x) = E[σ(f)] by the
- * mode-centred rule of the record's tilt (logit, 0 < s² ≤ 25; kept with V·x, μ and s² for an update
+ * The predictive of the label of x under q: f = xᵀβ ~ N(μ, s²); p(y = 1 | x) = E[σ(f)] from the
+ * record's tilt ({@link logitTiltFor}: the series or a mode-centred rule; logit, 0 < s² ≤ 25; kept with V·x, μ and s² for an update
  * with this row that follows) or the model's Gauss–Hermite rule under N(μ, s²) (a wider
  * projection), or Φ(μ/√(1 + s²)) exactly (probit), carrying μ and s² as the latent score; for
  * `poisson` the Poisson–log-normal count with mean e^{μ + s²/2}.
@@ -33,7 +32,7 @@ export function predictAdfRow(state: AdfState, workspace: AdfWorkspace, x: Float
   const s2 = Math.max(0, variance);
   if (state.link === 'poisson') return new PoissonLogNormalPredictive(mu, s2);
   if (state.link === 'probit') return new BernoulliPredictive(normalCdf(mu / Math.sqrt(1 + s2)), mu, s2, 'probit');
-  if (predicted.hasTilt) return new BernoulliPredictive(logitProbability(logitTilt(predicted.tilt, mu, s2, logitRuleFor(workspace.logitRules, s2))), mu, s2);
+  if (predicted.hasTilt) return new BernoulliPredictive(logitProbability(logitTiltFor(predicted.tilt, mu, s2, workspace.logitRules)), mu, s2);
   if (s2 === 0) return new BernoulliPredictive(sigmoid(mu), mu, s2);
   const { nodes, logWeights } = workspace.quadrature;
   const scale = Math.sqrt(2 * s2);

@@ -1,6 +1,6 @@
 import { logitMomentsFor } from './logit-moments-for.js';
-import { logitTilt, type LogitTilt } from './logit-tilt.js';
-import { logitRuleFor } from './logit-rules.js';
+import type { LogitTilt } from './logit-tilt.js';
+import { logitTiltFor } from './logit-tilt-for.js';
 import { poissonTiltedMoments } from './poisson-tilted-moments.js';
 import { probitTiltedMoments } from './probit-tilted-moments.js';
 import { quadratureTiltedMoments } from './quadrature-tilted-moments.js';
@@ -22,9 +22,9 @@ function logitByProbit(out: TiltedMoments, mu: number, s2: number, y: number): T
 
 /**
  * The tilted moments of one record's likelihood p(y | f)^weight under f ~ N(μ, s²), into the
- * workspace: the probit in closed form; the logit by Gauss–Hermite centred on the tilted mode
- * ({@link logitTilt} with the smallest rule exact enough at s², or `tilt` when the caller has it
- * already; a weighted record by the general `quadratureTiltedMoments`), except for a projection wider than s² = 25 (unscaled features early in a stream), where even
+ * workspace: the probit in closed form; the logit by {@link logitTiltFor} (a closed-form series for a
+ * narrow projection, else Gauss–Hermite centred on the tilted mode with the smallest rule exact enough
+ * at s²), or `tilt` when the caller has it already; a weighted record by the general `quadratureTiltedMoments`), except for a projection wider than s² = 25 (unscaled features early in a stream), where even
  * centred nodes lie too far apart to resolve the step of σ and the probit approximation
  * σ(f) ≈ Φ(κf) (MacKay 1992) is used; the Poisson by the trapezoid rule around the tilted mode
  * ({@link poissonTiltedMoments}). Both binary likelihoods are log-concave, so the exact moments
@@ -38,7 +38,7 @@ export function recordTiltedMoments(state: AdfState, workspace: AdfWorkspace, mu
   if (state.link === 'probit' && weight === 1) return probitTiltedMoments(workspace.moments, mu, s2, y);
   if (weight === 1 && s2 > WIDE_PROJECTION) return logitByProbit(workspace.moments, mu, s2, y);
   const moments = state.link === 'logit' && weight === 1
-    ? logitMomentsFor(workspace.moments, tilt ?? logitTilt(workspace.tilt, mu, s2, logitRuleFor(workspace.logitRules, s2)), y)
+    ? logitMomentsFor(workspace.moments, tilt ?? logitTiltFor(workspace.tilt, mu, s2, workspace.logitRules), y)
     : quadratureTiltedMoments(workspace.moments, state.link as 'logit' | 'probit', mu, s2, y, weight, workspace.quadrature);
   const removed = moments.nu * s2;
   if (Number.isFinite(moments.alpha) && Number.isFinite(moments.logZ) && removed >= 0 && removed < 1) return moments;
