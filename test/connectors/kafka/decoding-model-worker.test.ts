@@ -8,6 +8,7 @@ import { RecordDecoder } from '../../../connectors/kafka/record-decoder.js';
 import type { BadRecord } from '../../../operators/bad-record.js';
 import { InProcessLearner } from '../../../operators/in-process-learner.js';
 import { learn } from '../../../operators/learn.js';
+import type { UpdateEvent } from '../../../operators/update-event.js';
 import type { DecoderSpec } from '../../../operators/worker/worker-decoders.js';
 import { WorkerLearner } from '../../../operators/worker/worker-learner.js';
 import { ConfigError } from '../../../src/core/config-error.js';
@@ -82,6 +83,30 @@ describe('decoding Kafka values in the partition model worker', () => {
     expect(workerEvents.map((e) => e.offered)).toEqual([18, all.length - 20]); // offsets 100, 101 were learned already
     expect(worker.recordsSeen).toBe(local.recordsSeen);
     expectSameState(await worker.snapshot(), local.snapshot());
+  });
+
+  it('a chunk with a minibatch is learned in one update per minibatch of encoded records: refusals, labels, rows, scores and the model as one chunk per minibatch, bit for bit', async () => {
+    const all = messages();
+    const [sliced, chunked] = await Promise.all([0, 1].map(() => WorkerLearner.create('vb-logit-online', D, undefined, { entry: ENTRY })));
+    open.push(sliced, chunked);
+    const run = async (learner: WorkerLearner, chunks: readonly ReturnType<typeof encodeChunk>['chunk'][]): Promise<{ bad: ReturnType<typeof deadLetters>; events: UpdateEvent[] }> => {
+      const bad: BadRecord[] = [];
+      const events = await lastValueFrom(from(chunks).pipe(learn(learner, { badRecords: { next: (b) => bad.push(b) }, evaluate: true }), toArray()));
+      return { bad: deadLetters(bad), events };
+    };
+    const one = await run(sliced, [encodeChunk(all, 0, all.length, 102, { topic: 't', partition: 0, decoder: spec, minibatch: 7 }).chunk]);
+    const ends = Array.from({ length: Math.ceil((all.length - 2) / 7) }, (_, k) => Math.min(all.length, 2 + 7 * (k + 1)));
+    const many = await run(chunked, ends.map((end, k) => encodeChunk(all, k === 0 ? 0 : ends[k - 1], end, 102, { topic: 't', partition: 0, decoder: spec }).chunk));
+    const flat = (events: UpdateEvent[], pick: (e: UpdateEvent) => Float64Array): number[] => events.flatMap((e) => Array.from(pick(e)));
+    expect(one.events).toHaveLength(1);
+    expect(many.events.length).toBeGreaterThan(4);
+    expect(one.bad.map((b) => [b.offset, b.reason])).toEqual(many.bad.map((b) => [b.offset, b.reason]).sort((a, b) => Number(a[0]) - Number(b[0])));
+    for (const pick of [(e: UpdateEvent) => e.labels, (e: UpdateEvent) => e.rows, (e: UpdateEvent) => e.scores!.logLoss, (e: UpdateEvent) => e.scores!.mean]) {
+      expect(flat(one.events, pick)).toEqual(flat(many.events, pick));
+    }
+    expect(one.events[0]).toMatchObject({ offered: all.length - 2, rejected: one.bad.length, positions: many.events.at(-1)!.positions, recordsSeen: many.events.at(-1)!.recordsSeen });
+    expect(one.events[0].stats.records).toBe(many.events.reduce((sum, e) => sum + e.stats.records, 0));
+    expectSameState(await sliced.snapshot(), await chunked.snapshot());
   });
 
   it('with maxAbsInput raised on the schema and the model alike, a value the family cannot take finitely reaches the model and is refused as non-finite-result, the rest learned', async () => {
