@@ -85,9 +85,11 @@ function decodeValues(values: EncodedValues, spec: DecoderSpec, d: number): { ba
   const rows = new Float64Array(count);
   const kept = new Int32Array(count);
   const refused: { index: number; row: number; reason: string; detail: string }[] = [];
+  const ascii = decoder.decodeAscii !== undefined && values.ascii(); // the usual case: no UTF-8 check or Buffer per value
   let n = 0;
   for (let i = 0; i < count; i++) {
-    const label = decoder.decode(values.value(i), x, n * d);
+    const text = ascii ? values.latin1(i) : null;
+    const label = text === null ? decoder.decode(values.value(i), x, n * d) : decoder.decodeAscii!(text, x, n * d);
     if (label === undefined) refused.push({ index: i, row: values.row(i), reason: decoder.failure.reason, detail: decoder.failure.detail });
     else {
       y[n] = label;

@@ -109,6 +109,27 @@ describe('decoding Kafka values in the partition model worker', () => {
     expectSameState(await sliced.snapshot(), await chunked.snapshot());
   });
 
+  it('decodes a chunk with values that are not ASCII (UTF-8 field names and text, bytes that are not UTF-8) as this thread does, and an ASCII one beside it', async () => {
+    const named = { dim: D, task: 'classification' as const, features: ['größe', 'b', 'c'] };
+    const record = (i: number, extra = ''): string => `{"größe":1,"b":${Math.sin(i)},"c":${Math.cos(i)},"y":${i % 2}${extra}}`;
+    const mixed = [record(0), record(1, ',"note":"é"'), record(2), Buffer.from([0x7b, 0xff, 0x7d]), record(3)];
+    const ascii = ['{"grosse":1,"b":2,"c":3,"y":1}', '{"x":[1,2,3],"y":0}'];
+    const all = [...mixed, ...ascii].map((value, i) => ({ ...message(i, null), value: Buffer.from(value) }));
+    const worker = await WorkerLearner.create('vb-logit-online', D, undefined, { entry: ENTRY });
+    open.push(worker);
+    const workerBad: BadRecord[] = [];
+    const namedSpec: DecoderSpec = { kind: 'kafka-json', config: named, weighted: false };
+    const encoded = [encodeChunk(all, 0, mixed.length, null, { topic: 't', partition: 0, decoder: namedSpec }).chunk, encodeChunk(all, mixed.length, all.length, null, { topic: 't', partition: 0, decoder: namedSpec }).chunk];
+    await lastValueFrom(from(encoded).pipe(learn(worker, { badRecords: { next: (b) => workerBad.push(b) } })));
+    const local = getFamily('vb-logit-online').create(D);
+    const localBad: { offset: string; reason: DeadLetterReason; detail: string }[] = [];
+    const { chunk } = decodeChunk(all, 0, all.length, null, { topic: 't', partition: 0, dim: D, decoder: new RecordDecoder(named), x: new Float64Array(all.length * D), y: new Float64Array(all.length), bad: (m, reason, detail) => localBad.push({ offset: m.offset, reason, detail }) });
+    local.update(chunk.batch);
+    expect(deadLetters(workerBad)).toEqual(localBad);
+    expect(localBad.map((b) => [b.offset, b.reason, b.detail])).toEqual([['3', 'bad-json', 'value is not valid UTF-8'], ['5', 'bad-shape', 'feature field größe is missing'], ['6', 'bad-shape', 'feature field größe is missing']]);
+    expectSameState(await worker.snapshot(), local.snapshot());
+  });
+
   it('with maxAbsInput raised on the schema and the model alike, a value the family cannot take finitely reaches the model and is refused as non-finite-result, the rest learned', async () => {
     const limits = { maxAbsInput: 1e250 };
     const wide = { ...schema, ...limits };
