@@ -561,6 +561,17 @@ export class PartitionedLearner {
     });
   }
 
+  /**
+   * Records of a fetched batch to hand on in one chunk: a minibatch (`chunkSize`); for a decoding
+   * worker up to {@link MINIBATCHES_PER_MESSAGE} of them, but no more than reach the next snapshot
+   * every `snapshotEvery` records, so that it is asked for after the same records as minibatch by minibatch.
+   */
+  private chunkSpan(run: PartitionRun): number {
+    if (this.workerDecoder === undefined) return this.chunkSize;
+    const untilSnapshot = Math.max(1, Math.ceil((this.snapshotEvery - run.sinceRequest) / this.chunkSize));
+    return Math.min(MINIBATCHES_PER_MESSAGE, untilSnapshot) * this.chunkSize;
+  }
+
   /** The consume loop for one fetched batch of one partition: waits until every partition assigned at the batch's generation is restored. */
   private async consume(batch: SourceBatch): Promise<void> {
     const source = this.source as KafkaSource;
@@ -584,7 +595,7 @@ export class PartitionedLearner {
     run.positioned = true;
     let i = 0;
     while (i < messages.length && batch.active() && run.live && run.failure === undefined) {
-      const end = Math.min(messages.length, i + (this.workerDecoder !== undefined ? MINIBATCHES_PER_MESSAGE * this.chunkSize : this.chunkSize));
+      const end = Math.min(messages.length, i + this.chunkSpan(run));
       const chunk = this.workerDecoder !== undefined
         ? encodeChunk(messages, i, end, run.nextOffset, { topic: batch.topic, partition: p, decoder: this.workerDecoder, minibatch: this.chunkSize })
         : await this.decode(messages, i, end, run.nextOffset, batch.topic, p);
