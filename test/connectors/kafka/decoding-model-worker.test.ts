@@ -137,14 +137,16 @@ describe('decoding Kafka values in the partition model worker', () => {
     values.splice(4, 0, '{"x":[1,1e200,3],"y":1}');
     values.splice(8, 0, '{"x":[1,1e300,3],"y":1}');
     const all = values.map((value, i) => message(i, value));
-    const worker = await WorkerLearner.create('vb-logit-online', D, undefined, { entry: ENTRY, limits });
-    open.push(worker);
-    const bad: BadRecord[] = [];
-    await lastValueFrom(from([encodeChunk(all, 0, all.length, null, { topic: 't', partition: 0, decoder: { kind: 'kafka-json', config: wide, weighted: false } }).chunk]).pipe(learn(worker, { badRecords: { next: (b) => bad.push(b) } })));
-    expect(deadLetters(bad).map((b) => [b.offset, b.reason])).toEqual([['8', 'out-of-range'], ['4', 'non-finite-result']]); // the decoder's refusals first
     const local = getFamily('vb-logit-online').create(D);
     for (const [i, value] of values.entries()) if (i !== 4 && i !== 8) local.update({ x: Float64Array.from(JSON.parse(value).x), y: Float64Array.of(JSON.parse(value).y), n: 1, d: D });
-    expectSameState(await worker.snapshot(), local.snapshot());
+    for (const minibatch of [undefined, 3]) { // with 3, the refused record is in the second update of the chunk
+      const worker = await WorkerLearner.create('vb-logit-online', D, undefined, { entry: ENTRY, limits });
+      open.push(worker);
+      const bad: BadRecord[] = [];
+      await lastValueFrom(from([encodeChunk(all, 0, all.length, null, { topic: 't', partition: 0, decoder: { kind: 'kafka-json', config: wide, weighted: false }, ...(minibatch === undefined ? {} : { minibatch }) }).chunk]).pipe(learn(worker, { badRecords: { next: (b) => bad.push(b) } })));
+      expect(deadLetters(bad).map((b) => [b.offset, b.reason])).toEqual([['8', 'out-of-range'], ['4', 'non-finite-result']]); // the decoder's refusals first
+      expectSameState(await worker.snapshot(), local.snapshot());
+    }
   });
 
   it('weighted records (a weight field) learn as decoding in this thread does, bad weights refused', async () => {
