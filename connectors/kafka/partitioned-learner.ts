@@ -563,13 +563,15 @@ export class PartitionedLearner {
 
   /**
    * Records of a fetched batch to hand on in one chunk: a minibatch (`chunkSize`); for a decoding
-   * worker as many as fit in {@link RECORDS_PER_MESSAGE}, but no more than reach the next snapshot
-   * every `snapshotEvery` records, so that it is asked for after the same records as minibatch by minibatch.
+   * worker as many as fit in {@link RECORDS_PER_MESSAGE} and in `queueCapacity` (the valve then
+   * pauses where it did), but no more than reach the next snapshot every `snapshotEvery` records, so
+   * that it is asked for after the same records as minibatch by minibatch.
    */
   private chunkSpan(run: PartitionRun): number {
     if (this.workerDecoder === undefined) return this.chunkSize;
+    const fit = Math.max(1, Math.floor(Math.min(RECORDS_PER_MESSAGE, this.queueCapacity) / this.chunkSize));
     const untilSnapshot = Math.max(1, Math.ceil((this.snapshotEvery - run.sinceRequest) / this.chunkSize));
-    return Math.min(Math.max(1, Math.floor(RECORDS_PER_MESSAGE / this.chunkSize)), untilSnapshot) * this.chunkSize;
+    return Math.min(fit, untilSnapshot) * this.chunkSize;
   }
 
   /** The consume loop for one fetched batch of one partition: waits until every partition assigned at the batch's generation is restored. */
