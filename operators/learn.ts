@@ -178,7 +178,7 @@ export function learn(model: OnlineModel | Learner, options: LearnOptions = {}):
       const covered = { ...positions };
       issued = covered;
       const call = ++calls;
-      return learner.learnEncoded(item.values, item.decoder, evaluate).then((result) => () => {
+      return learner.learnEncoded(item.values, item.decoder, evaluate, item.minibatch).then((result) => () => {
         answer(call, result.outcome?.recordsSeen ?? answered.recordsSeen);
         for (const { index, row, reason, detail } of result.refused) {
           badRecords?.next({ record: item.describe(index), reason: detail, code: reason, error: new InputError(detail, { row }) });

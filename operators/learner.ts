@@ -22,8 +22,8 @@ export interface Learner {
   readonly recordsSeen: number;
   /** Learns a batch (see `applyBatch`); `rows[i]` is record i's stream row. */
   learn(batch: Batch, rows: Float64Array, evaluate: boolean): LearnOutcome | Promise<LearnOutcome>;
-  /** Decodes encoded records where the model lives and learns the good ones (a worker learner started with a decoding entry). */
-  learnEncoded?(values: EncodedValues, decoder: DecoderSpec, evaluate: boolean): Promise<EncodedLearnOutcome>;
+  /** Decodes encoded records where the model lives and learns the good ones (a worker learner started with a decoding entry), in one update per `minibatch` encoded records when given. */
+  learnEncoded?(values: EncodedValues, decoder: DecoderSpec, evaluate: boolean, minibatch?: number): Promise<EncodedLearnOutcome>;
   /** The model's state after every batch learned so far. */
   snapshot(): ModelSnapshot | Promise<ModelSnapshot>;
 }

@@ -7,16 +7,17 @@ import type { PortMessage } from './kafka-port.js';
  * Packs the values of `messages[from, to)` of one partition, undecoded, into an {@link EncodedChunk}
  * for the partition's worker to decode (the counterpart of `decodeChunk`): records below
  * `nextOffset` (already learned, a prefix: offsets rise) are skipped, the others packed with their offsets as rows.
- * `consumed` counts the records taken; `nextOffset` is the offset after the last one.
+ * `consumed` counts the records taken; `nextOffset` is the offset after the last one. With
+ * `minibatch`, the worker learns them in updates of that many records (`EncodedChunk.minibatch`).
  */
-export function encodeChunk(messages: readonly PortMessage[], from: number, to: number, nextOffset: number | null, parts: { readonly topic: string; readonly partition: number; readonly decoder: DecoderSpec }): { chunk: EncodedChunk; consumed: number; nextOffset: number | null } {
+export function encodeChunk(messages: readonly PortMessage[], from: number, to: number, nextOffset: number | null, parts: { readonly topic: string; readonly partition: number; readonly decoder: DecoderSpec; readonly minibatch?: number }): { chunk: EncodedChunk; consumed: number; nextOffset: number | null } {
   let first = from;
   if (nextOffset !== null) while (first < to && Number(messages[first].offset) < nextOffset) first++; // offsets rise within a partition
   const count = to - first;
   const values = EncodedValues.pack(count, (i) => messages[first + i].value, (i) => Number(messages[first + i].offset));
   const next = count === 0 ? nextOffset : Number(messages[to - 1].offset) + 1;
   const chunk: EncodedChunk = {
-    kind: 'encoded', values, decoder: parts.decoder, consumed: count,
+    kind: 'encoded', values, decoder: parts.decoder, consumed: count, ...(parts.minibatch === undefined ? {} : { minibatch: parts.minibatch }),
     positions: next === null ? {} : { [`${parts.topic}/${parts.partition}`]: next },
     describe: (index) => messages[first + index],
   };

@@ -1,3 +1,5 @@
+import { isAscii } from 'node:buffer';
+
 /**
  * Records still encoded (e.g. Kafka message values), packed for a thread hop in one transferable
  * buffer: each record's stream row (`Float64`), the start and length of its value bytes (`Int32`;
@@ -8,6 +10,8 @@ export class EncodedValues {
   private readonly rows: Float64Array;
   private readonly starts: Int32Array;
   private readonly lengths: Int32Array;
+  /** The whole buffer as a `Buffer`, made at the first {@link latin1}. */
+  private bytes: Buffer | undefined;
 
   constructor(readonly buffer: ArrayBuffer, readonly count: number) {
     this.rows = new Float64Array(buffer, 0, count);
@@ -39,6 +43,19 @@ export class EncodedValues {
   /** Record i's stream row. */
   row(i: number): number {
     return this.rows[i];
+  }
+
+  /** Whether every value's bytes are ASCII, checked once for all of them (then each value's text is its {@link latin1} string). */
+  ascii(): boolean {
+    return isAscii(new Uint8Array(this.buffer, 16 * this.count));
+  }
+
+  /** Record i's value read as Latin-1, one character per byte (its text when every value is {@link ascii}), or null; no `Buffer` per record. */
+  latin1(i: number): string | null {
+    const length = this.lengths[i];
+    if (length < 0) return null;
+    this.bytes ??= Buffer.from(this.buffer);
+    return this.bytes.toString('latin1', this.starts[i], this.starts[i] + length);
   }
 
   /** Record i's value as a `Buffer` view into the packed bytes (no copy), or null. */

@@ -8,6 +8,7 @@ import type { OnlineModel } from '../../src/core/online-model.js';
 import { VbstreamError } from '../../src/core/vbstream-error.js';
 import { getFamily } from '../../src/registry.js';
 import { applyBatch } from '../apply-batch.js';
+import type { LearnOutcome } from '../learn-outcome.js';
 import { EncodedValues } from './encoded-values.js';
 import { packSnapshot } from './packed-snapshot.js';
 import { unpackSnapshot } from './unpack-snapshot.js';
@@ -84,9 +85,11 @@ function decodeValues(values: EncodedValues, spec: DecoderSpec, d: number): { ba
   const rows = new Float64Array(count);
   const kept = new Int32Array(count);
   const refused: { index: number; row: number; reason: string; detail: string }[] = [];
+  const ascii = decoder.decodeAscii !== undefined && values.ascii(); // the usual case: no UTF-8 check or Buffer per value
   let n = 0;
   for (let i = 0; i < count; i++) {
-    const label = decoder.decode(values.value(i), x, n * d);
+    const text = ascii ? values.latin1(i) : null;
+    const label = text === null ? decoder.decode(values.value(i), x, n * d) : decoder.decodeAscii!(text, x, n * d);
     if (label === undefined) refused.push({ index: i, row: values.row(i), reason: decoder.failure.reason, detail: decoder.failure.detail });
     else {
       y[n] = label;
@@ -99,17 +102,70 @@ function decodeValues(values: EncodedValues, spec: DecoderSpec, d: number): { ba
   return { batch: weights === undefined ? batch : { ...batch, weights: weights.subarray(0, n) }, kept: kept.subarray(0, n), refused };
 }
 
-/** Learns a batch with the named model (recording its metrics when monitored); `decoded` (transferred) goes with the reply. */
-function learnBatch(name: string, batch: PackedBatch, evaluate: boolean, decoded?: DecodedValues): unknown {
+/** Records `from` to `to` of a batch, as views. */
+function sliceBatch(batch: PackedBatch, from: number, to: number): PackedBatch {
+  const { d, weights } = batch;
+  const part = { x: batch.x.subarray(from * d, to * d), y: batch.y.subarray(from, to), n: to - from, d, rows: batch.rows.subarray(from, to) };
+  return weights === undefined ? part : { ...part, weights: weights.subarray(from, to) };
+}
+
+/**
+ * The batch's index ranges of the good records among each `minibatch` consecutive encoded records
+ * (`kept`: their indices among the `count` encoded, rising), empty ranges left out; the whole batch
+ * as one range without `minibatch`.
+ */
+function slicesOf(kept: Int32Array, count: number, minibatch: number | undefined): [number, number][] {
+  const n = kept.length;
+  if (minibatch !== undefined && !(Number.isInteger(minibatch) && minibatch > 0)) throw new ConfigError('a learn-encoded minibatch must be a positive integer', { field: 'minibatch', value: minibatch });
+  if (minibatch === undefined || minibatch >= count) return [[0, n]];
+  const slices: [number, number][] = [];
+  for (let from = 0, end = minibatch; from < n; end += minibatch) {
+    let to = from;
+    while (to < n && kept[to] < end) to++;
+    if (to > from) slices.push([from, to]);
+    from = to;
+  }
+  return slices;
+}
+
+/** The outcomes of consecutive slices of one batch as one: rejections and scores at their indices in the batch, records and time summed, the rest (objective, recordsSeen) the last slice's. */
+function joinOutcomes(outcomes: readonly LearnOutcome[], slices: readonly (readonly [number, number])[], n: number): LearnOutcome {
+  const last = outcomes[outcomes.length - 1];
+  const rejected = outcomes.flatMap((outcome, k) => outcome.rejected.map(({ index, error }) => ({ index: index + slices[k][0], error })));
+  const records = outcomes.reduce((sum, outcome) => sum + outcome.stats.records, 0);
+  const durationMs = outcomes.reduce((sum, outcome) => sum + outcome.durationMs, 0);
+  const joined = { stats: { ...last.stats, records }, recordsSeen: last.recordsSeen, rejected, durationMs };
+  const first = outcomes[0].scores;
+  if (first === undefined) return joined;
+  const scores = { kind: first.kind, mean: new Float64Array(n), variance: new Float64Array(n), logLoss: new Float64Array(n) };
+  outcomes.forEach(({ scores: part }, k) => {
+    scores.mean.set(part!.mean, slices[k][0]);
+    scores.variance.set(part!.variance, slices[k][0]);
+    scores.logLoss.set(part!.logLoss, slices[k][0]);
+  });
+  return { ...joined, scores };
+}
+
+/**
+ * Learns a batch with the named model, one update per slice (index ranges of the batch, each scored
+ * before it is learned; by default the whole batch), recording its metrics per update when monitored;
+ * `decoded` (transferred) goes with the reply.
+ */
+function learnBatch(name: string, batch: PackedBatch, evaluate: boolean, decoded?: DecodedValues, slices: readonly (readonly [number, number])[] = [[0, batch.n]]): unknown {
   const model = held(name);
   if (batch.n === 0 && decoded !== undefined) return { ok: true, recordsSeen: model.recordsSeen, decoded } satisfies WorkerReply;
-  const outcome = applyBatch(model, toBatch(batch), batch.rows, evaluate);
   const monitor = monitors.get(name);
-  if (monitor !== undefined) {
-    monitor.learned(model, outcome, batch.y);
-    monitor.recorder.workerBusy(outcome.durationMs / 1000);
-    flushMetrics(false);
-  }
+  const outcomes = slices.map(([from, to]) => {
+    const part = from === 0 && to === batch.n ? batch : sliceBatch(batch, from, to);
+    const outcome = applyBatch(model, toBatch(part), part.rows, evaluate);
+    if (monitor !== undefined) {
+      monitor.learned(model, outcome, part.y);
+      monitor.recorder.workerBusy(outcome.durationMs / 1000);
+    }
+    return outcome;
+  });
+  if (monitor !== undefined) flushMetrics(false);
+  const outcome = outcomes.length === 1 ? outcomes[0] : joinOutcomes(outcomes, slices, batch.n);
   const rejected = outcome.rejected.map(({ index, error }) => ({ index, error: serialize(error) }));
   const { scores } = outcome;
   const reply: WorkerReply = { ok: true, outcome: { ...outcome, rejected }, decoded };
@@ -141,7 +197,7 @@ function run(task: WorkerTask): unknown {
     case 'learn-encoded': {
       const { batch, kept, refused } = decodeValues(new EncodedValues(task.values.buffer, task.values.count), task.decoder, held(task.model).dim);
       const decoded: DecodedValues = { labels: batch.y.slice(), rows: batch.rows.slice(), kept: kept.slice(), refused };
-      return learnBatch(task.model, batch, task.evaluate, decoded);
+      return learnBatch(task.model, batch, task.evaluate, decoded, slicesOf(kept, task.values.count, task.minibatch));
     }
     case 'snapshot': {
       flushMetrics(true);
@@ -166,7 +222,7 @@ function run(task: WorkerTask): unknown {
  * Family-generic through the registry: a model is created from {family, dim, options, limits} or
  * restored from a packed snapshot (with its limits), then learns batches in the order they are sent — packed, or still encoded
  * (`learn-encoded`: decoded here by a decoder of {@link workerDecoders}, the refused records named
- * in the reply). Arrays travel as
+ * in the reply, and learned in one update per `minibatch` encoded records when the task gives it). Arrays travel as
  * transferred `Float64Array`s; errors come back as data (`{ ok: false }`) so their types survive.
  * A model created or restored with `metrics` is monitored here; its metric deltas are posted on
  * `parentPort` (the pool re-emits them as `'message'`) after a learn task at most every

@@ -6,6 +6,8 @@ export interface WorkerValueDecoder {
   readonly weight: number;
   /** Writes the features to `x[offset .. offset+dim)` and returns the label, or `undefined` with `failure` set. */
   decode(value: Buffer | null, x: Float64Array, offset: number): number | undefined;
+  /** `decode` of a value known to be ASCII, given as its text (one character per byte): the same answer, without checking and decoding its bytes as UTF-8. */
+  decodeAscii?(text: string, x: Float64Array, offset: number): number | undefined;
 }
 
 /** Which decoder a `learn-encoded` task uses: a kind registered in the worker, its (cloneable) configuration, and whether records carry weights. */

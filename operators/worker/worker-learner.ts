@@ -95,9 +95,9 @@ export class WorkerLearner implements Learner {
     return reviveOutcome(outcome!);
   }
 
-  /** Sends encoded records (their buffer transferred, `values` unusable after) to be decoded by `decoder` in the worker and learned there. */
-  async learnEncoded(values: EncodedValues, decoder: DecoderSpec, evaluate: boolean): Promise<EncodedLearnOutcome> {
-    const task: WorkerTask = { op: 'learn-encoded', model: this.name, values: { buffer: values.buffer, count: values.count }, decoder, evaluate };
+  /** Sends encoded records (their buffer transferred, `values` unusable after) to be decoded by `decoder` in the worker and learned there, in one update per `minibatch` of them when given. */
+  async learnEncoded(values: EncodedValues, decoder: DecoderSpec, evaluate: boolean, minibatch?: number): Promise<EncodedLearnOutcome> {
+    const task: WorkerTask = { op: 'learn-encoded', model: this.name, values: { buffer: values.buffer, count: values.count }, decoder, evaluate, ...(minibatch === undefined ? {} : { minibatch }) };
     const reply = reviveReply(await this.pool.run(task, { transferList: [values.buffer] }));
     const decoded = reply.decoded!;
     if (reply.outcome === undefined) return { ...decoded, outcome: undefined };

@@ -51,7 +51,7 @@ export type WorkerTask =
   | { readonly op: 'create'; readonly model: string; readonly family: string; readonly dim: number; readonly options?: { readonly [key: string]: JsonValue }; readonly limits?: InputLimits; readonly metrics?: WorkerMetricsTask }
   | { readonly op: 'restore'; readonly model: string; readonly snapshot: PackedSnapshot; readonly limits?: InputLimits; readonly metrics?: WorkerMetricsTask }
   | { readonly op: 'learn'; readonly model: string; readonly batch: PackedBatch; readonly evaluate: boolean }
-  | { readonly op: 'learn-encoded'; readonly model: string; readonly values: EncodedValuesTask; readonly decoder: DecoderSpec; readonly evaluate: boolean }
+  | { readonly op: 'learn-encoded'; readonly model: string; readonly values: EncodedValuesTask; readonly decoder: DecoderSpec; readonly evaluate: boolean; readonly minibatch?: number }
   | { readonly op: 'snapshot'; readonly model: string }
   | { readonly op: 'drop'; readonly model: string }
   | { readonly op: 'accumulate'; readonly family: string; readonly dim: number; readonly options?: { readonly [key: string]: JsonValue }; readonly limits?: InputLimits; readonly batch: PackedBatch };

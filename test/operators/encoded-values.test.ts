@@ -30,6 +30,18 @@ describe('EncodedValues', () => {
     expect([text(packed.value(0)), text(packed.value(1))]).toEqual(['AAA', 'BB']);
   });
 
+  it('says whether every value is ASCII, and reads each value as Latin-1 text (its text when ASCII)', () => {
+    const ascii: (Buffer | null)[] = [Buffer.from('{"x":[1],"y":1}'), null, Buffer.alloc(0), Buffer.from('~ \u007f')];
+    const packed = hop(EncodedValues.pack(ascii.length, (i) => ascii[i], (i) => i));
+    expect(packed.ascii()).toBe(true);
+    expect(Array.from({ length: ascii.length }, (_, i) => packed.latin1(i))).toEqual(ascii.map(text));
+    for (const odd of [Buffer.from('héllo'), Buffer.from([0x41, 0x80])]) {
+      const values = [Buffer.from('plain'), odd];
+      expect(hop(EncodedValues.pack(2, (i) => values[i], (i) => i)).ascii()).toBe(false);
+    }
+    expect(hop(EncodedValues.pack(1, () => null, () => 0)).ascii()).toBe(true);
+  });
+
   it('packs nothing into an empty buffer', () => {
     const packed = hop(EncodedValues.pack(0, () => null, () => 0));
     expect(packed.count).toBe(0);

@@ -8,6 +8,7 @@ import { RecordDecoder } from '../../../connectors/kafka/record-decoder.js';
 import type { BadRecord } from '../../../operators/bad-record.js';
 import { InProcessLearner } from '../../../operators/in-process-learner.js';
 import { learn } from '../../../operators/learn.js';
+import type { UpdateEvent } from '../../../operators/update-event.js';
 import type { DecoderSpec } from '../../../operators/worker/worker-decoders.js';
 import { WorkerLearner } from '../../../operators/worker/worker-learner.js';
 import { ConfigError } from '../../../src/core/config-error.js';
@@ -84,6 +85,51 @@ describe('decoding Kafka values in the partition model worker', () => {
     expectSameState(await worker.snapshot(), local.snapshot());
   });
 
+  it('a chunk with a minibatch is learned in one update per minibatch of encoded records: refusals, labels, rows, scores and the model as one chunk per minibatch, bit for bit', async () => {
+    const all = messages();
+    const [sliced, chunked] = await Promise.all([0, 1].map(() => WorkerLearner.create('vb-logit-online', D, undefined, { entry: ENTRY })));
+    open.push(sliced, chunked);
+    const run = async (learner: WorkerLearner, chunks: readonly ReturnType<typeof encodeChunk>['chunk'][]): Promise<{ bad: ReturnType<typeof deadLetters>; events: UpdateEvent[] }> => {
+      const bad: BadRecord[] = [];
+      const events = await lastValueFrom(from(chunks).pipe(learn(learner, { badRecords: { next: (b) => bad.push(b) }, evaluate: true }), toArray()));
+      return { bad: deadLetters(bad), events };
+    };
+    const one = await run(sliced, [encodeChunk(all, 0, all.length, 102, { topic: 't', partition: 0, decoder: spec, minibatch: 7 }).chunk]);
+    const ends = Array.from({ length: Math.ceil((all.length - 2) / 7) }, (_, k) => Math.min(all.length, 2 + 7 * (k + 1)));
+    const many = await run(chunked, ends.map((end, k) => encodeChunk(all, k === 0 ? 0 : ends[k - 1], end, 102, { topic: 't', partition: 0, decoder: spec }).chunk));
+    const flat = (events: UpdateEvent[], pick: (e: UpdateEvent) => Float64Array): number[] => events.flatMap((e) => Array.from(pick(e)));
+    expect(one.events).toHaveLength(1);
+    expect(many.events.length).toBeGreaterThan(4);
+    expect(one.bad.map((b) => [b.offset, b.reason])).toEqual(many.bad.map((b) => [b.offset, b.reason]).sort((a, b) => Number(a[0]) - Number(b[0])));
+    for (const pick of [(e: UpdateEvent) => e.labels, (e: UpdateEvent) => e.rows, (e: UpdateEvent) => e.scores!.logLoss, (e: UpdateEvent) => e.scores!.mean]) {
+      expect(flat(one.events, pick)).toEqual(flat(many.events, pick));
+    }
+    expect(one.events[0]).toMatchObject({ offered: all.length - 2, rejected: one.bad.length, positions: many.events.at(-1)!.positions, recordsSeen: many.events.at(-1)!.recordsSeen });
+    expect(one.events[0].stats.records).toBe(many.events.reduce((sum, e) => sum + e.stats.records, 0));
+    expectSameState(await sliced.snapshot(), await chunked.snapshot());
+  });
+
+  it('decodes a chunk with values that are not ASCII (UTF-8 field names and text, bytes that are not UTF-8) as this thread does, and an ASCII one beside it', async () => {
+    const named = { dim: D, task: 'classification' as const, features: ['größe', 'b', 'c'] };
+    const record = (i: number, extra = ''): string => `{"größe":1,"b":${Math.sin(i)},"c":${Math.cos(i)},"y":${i % 2}${extra}}`;
+    const mixed = [record(0), record(1, ',"note":"é"'), record(2), Buffer.from([0x7b, 0xff, 0x7d]), record(3)];
+    const ascii = ['{"grosse":1,"b":2,"c":3,"y":1}', '{"x":[1,2,3],"y":0}'];
+    const all = [...mixed, ...ascii].map((value, i) => ({ ...message(i, null), value: Buffer.from(value) }));
+    const worker = await WorkerLearner.create('vb-logit-online', D, undefined, { entry: ENTRY });
+    open.push(worker);
+    const workerBad: BadRecord[] = [];
+    const namedSpec: DecoderSpec = { kind: 'kafka-json', config: named, weighted: false };
+    const encoded = [encodeChunk(all, 0, mixed.length, null, { topic: 't', partition: 0, decoder: namedSpec }).chunk, encodeChunk(all, mixed.length, all.length, null, { topic: 't', partition: 0, decoder: namedSpec }).chunk];
+    await lastValueFrom(from(encoded).pipe(learn(worker, { badRecords: { next: (b) => workerBad.push(b) } })));
+    const local = getFamily('vb-logit-online').create(D);
+    const localBad: { offset: string; reason: DeadLetterReason; detail: string }[] = [];
+    const { chunk } = decodeChunk(all, 0, all.length, null, { topic: 't', partition: 0, dim: D, decoder: new RecordDecoder(named), x: new Float64Array(all.length * D), y: new Float64Array(all.length), bad: (m, reason, detail) => localBad.push({ offset: m.offset, reason, detail }) });
+    local.update(chunk.batch);
+    expect(deadLetters(workerBad)).toEqual(localBad);
+    expect(localBad.map((b) => [b.offset, b.reason, b.detail])).toEqual([['3', 'bad-json', 'value is not valid UTF-8'], ['5', 'bad-shape', 'feature field größe is missing'], ['6', 'bad-shape', 'feature field größe is missing']]);
+    expectSameState(await worker.snapshot(), local.snapshot());
+  });
+
   it('with maxAbsInput raised on the schema and the model alike, a value the family cannot take finitely reaches the model and is refused as non-finite-result, the rest learned', async () => {
     const limits = { maxAbsInput: 1e250 };
     const wide = { ...schema, ...limits };
@@ -91,14 +137,16 @@ describe('decoding Kafka values in the partition model worker', () => {
     values.splice(4, 0, '{"x":[1,1e200,3],"y":1}');
     values.splice(8, 0, '{"x":[1,1e300,3],"y":1}');
     const all = values.map((value, i) => message(i, value));
-    const worker = await WorkerLearner.create('vb-logit-online', D, undefined, { entry: ENTRY, limits });
-    open.push(worker);
-    const bad: BadRecord[] = [];
-    await lastValueFrom(from([encodeChunk(all, 0, all.length, null, { topic: 't', partition: 0, decoder: { kind: 'kafka-json', config: wide, weighted: false } }).chunk]).pipe(learn(worker, { badRecords: { next: (b) => bad.push(b) } })));
-    expect(deadLetters(bad).map((b) => [b.offset, b.reason])).toEqual([['8', 'out-of-range'], ['4', 'non-finite-result']]); // the decoder's refusals first
     const local = getFamily('vb-logit-online').create(D);
     for (const [i, value] of values.entries()) if (i !== 4 && i !== 8) local.update({ x: Float64Array.from(JSON.parse(value).x), y: Float64Array.of(JSON.parse(value).y), n: 1, d: D });
-    expectSameState(await worker.snapshot(), local.snapshot());
+    for (const minibatch of [undefined, 3]) { // with 3, the refused record is in the second update of the chunk
+      const worker = await WorkerLearner.create('vb-logit-online', D, undefined, { entry: ENTRY, limits });
+      open.push(worker);
+      const bad: BadRecord[] = [];
+      await lastValueFrom(from([encodeChunk(all, 0, all.length, null, { topic: 't', partition: 0, decoder: { kind: 'kafka-json', config: wide, weighted: false }, ...(minibatch === undefined ? {} : { minibatch }) }).chunk]).pipe(learn(worker, { badRecords: { next: (b) => bad.push(b) } })));
+      expect(deadLetters(bad).map((b) => [b.offset, b.reason])).toEqual([['8', 'out-of-range'], ['4', 'non-finite-result']]); // the decoder's refusals first
+      expectSameState(await worker.snapshot(), local.snapshot());
+    }
   });
 
   it('weighted records (a weight field) learn as decoding in this thread does, bad weights refused', async () => {
