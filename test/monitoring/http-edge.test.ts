@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { hostname, networkInterfaces } from 'node:os';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BanditHttpService, type DecisionMaker } from '../../bandit/kafka/bandit-http-service.js';
@@ -13,6 +15,7 @@ import { Readiness } from '../../monitoring/readiness.js';
 import { LiveView } from '../../monitoring/live-view.js';
 import { parsePrometheusText, sampleValue } from '../helpers/prometheus-text.js';
 import { openSocket, rawRequest, readAnswer } from '../helpers/raw-http.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 /** A decider that decides at once (or never, with `hang`), without Kafka. */
 class StubDecider implements DecisionMaker {
@@ -354,6 +357,42 @@ describe('HttpEdge: the boundary a service plugs its routes into', () => {
     release!();
     expect(await (await later).json()).toEqual({ y: 1 });
     expect(counted).toEqual(['/echo 200', '/echo 200', '/echo 408', '/echo 400', '/throw 500', '/never 503', '/later 200']);
+  });
+
+  it('reads JSON bodies pipelined on one connection and chunked, refuses a chunked body over the limit 413 and a body its client left 400, and closes without waiting for it', async () => {
+    const counted: string[] = [];
+    const served = edge({ '/echo': { methods: ['POST'], answer: (body) => ({ status: 200, body }) } }, { maxBodyBytes: 64, requests: { recordRequest: (route, status) => counted.push(`${route} ${status}`) } });
+    const port = await served.listen();
+    const request = (body: string, close = false): string => `POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: ${body.length}\r\n${close ? 'Connection: close\r\n' : ''}\r\n${body}`;
+    const connection = await openSocket(port);
+    let pipelined = '';
+    connection.on('data', (chunk: Buffer) => { pipelined += chunk.toString('latin1'); });
+    const ended = once(connection, 'close');
+    connection.write(request('{"a":1}') + request('{"b":2}') + request('{"c":3}', true)); // the last asks the server to close
+    await ended;
+    expect([...pipelined.matchAll(/\r\n\r\n(\{[^}]*\})/g)].map((m) => m[1])).toEqual(['{"a":1}', '{"b":2}', '{"c":3}']);
+    const chunked = (body: string): string => `POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`;
+    const small = await rawRequest(port, chunked('{"d":4}'));
+    expect([small.status, small.text.slice(small.text.indexOf('\r\n\r\n') + 4)]).toEqual([200, '{"d":4}']);
+    const large = await rawRequest(port, chunked(`{"e":"${'e'.repeat(100)}"}`));
+    expect([large.status, /\r\nconnection: close\r\n/i.test(large.text)]).toEqual([413, true]);
+
+    expect(counted).toEqual(['/echo 200', '/echo 200', '/echo 200', '/echo 200', '/echo 413']);
+
+    let arrived = 0;
+    const host = createServer((incoming, response) => {
+      arrived++;
+      void served.handle(incoming, response);
+    });
+    await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
+    const socket = await openSocket((host.address() as AddressInfo).port);
+    socket.write(`POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 50\r\n\r\n{"f": `);
+    await waitFor(() => arrived === 1, 'the request whose body is still coming');
+    socket.destroy();
+    await waitFor(() => counted.length === 6, () => `the left request counted (${counted.join(', ')})`);
+    expect(counted[5]).toBe('/echo 400');
+    await served.close(); // no request left in flight to wait for
+    host.close();
   });
 
   it('refuses limits that are not positive integers', () => {
