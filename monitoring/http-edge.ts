@@ -72,6 +72,9 @@ export interface HttpReply {
   readonly headers?: { readonly [name: string]: string };
 }
 
+/** Told a request's body as a JSON object, or why there is none. */
+type BodyDone = (error: unknown, body?: JsonBody) => void;
+
 /** Seconds a 503 tells its client to wait before trying again. */
 const RETRY_AFTER_SECONDS = '1';
 
@@ -174,6 +177,8 @@ export class HttpEdge {
   /** The last `Host` header allowed: the next request of a client usually names the same. */
   private admittedHost: string | undefined;
   private inflight = 0;
+  /** Requests whose body is read at the end of this turn of the event loop ({@link readJson}). */
+  private bodyReads: { readonly request: IncomingMessage; readonly arrived: number; readonly done: BodyDone }[] = [];
   private drained: (() => void)[] = [];
 
   constructor(private readonly options: HttpEdgeOptions) {
@@ -369,21 +374,51 @@ export class HttpEdge {
   }
 
   /**
-   * Reads the body as a JSON object within the limits and tells `done`. A body that is not whole
-   * once the parser has handled the bytes that arrived with the headers gets a timer for the rest
-   * (408 past `bodyTimeoutMs` from the request's arrival); one that is (a small body, usually) needs none.
+   * Reads the body as a JSON object within the limits and tells `done`. Requests are looked at once
+   * per turn of the event loop, after the parser has handled the bytes that came with their headers
+   * (one `setImmediate` for all of them): a whole body (a small one, usually) is taken from the
+   * request in one read, with no listener and no timer; one that is not gets {@link readRest}.
    */
-  private readJson(request: IncomingMessage, arrived: number, done: (error: unknown, body?: JsonBody) => void): void {
-    const { maxBodyBytes, bodyTimeoutMs } = this.limits;
-    const tooLarge = (): Refusal => new Refusal(413, new InputError(`the request body exceeds ${maxBodyBytes} bytes`, { field: 'body' }), { connection: 'close' });
-    if (Number(request.headers['content-length'] ?? 0) > maxBodyBytes) {
-      done(tooLarge());
+  private readJson(request: IncomingMessage, arrived: number, done: BodyDone): void {
+    if (Number(request.headers['content-length'] ?? 0) > this.limits.maxBodyBytes) {
+      done(this.tooLarge());
       return;
     }
+    if (this.bodyReads.length === 0) setImmediate(this.readBodies);
+    this.bodyReads.push({ request, arrived, done });
+  }
+
+  /** The bodies of this turn's requests ({@link readJson}). */
+  private readonly readBodies = (): void => {
+    const reads = this.bodyReads;
+    this.bodyReads = [];
+    for (const { request, arrived, done } of reads) {
+      if (!request.complete) {
+        this.readRest(request, arrived, done);
+        continue;
+      }
+      const body = request.read() as Buffer | null;
+      if (body !== null && body.length > this.limits.maxBodyBytes) {
+        done(this.tooLarge()); // chunked: no length to refuse it by before
+        continue;
+      }
+      let json: JsonBody;
+      try {
+        json = this.parseJson(body === null ? '' : body.toString('utf8'));
+      } catch (failure) {
+        done(failure);
+        continue;
+      }
+      done(undefined, json);
+    }
+  };
+
+  /** Reads a body that was not whole after its first read, with a timer for the rest: 408 past `bodyTimeoutMs` from the request's arrival. */
+  private readRest(request: IncomingMessage, arrived: number, done: BodyDone): void {
+    const { maxBodyBytes, bodyTimeoutMs } = this.limits;
     let first: Buffer | undefined;
     let more: Buffer[] | undefined;
     let size = 0;
-    let timer: NodeJS.Timeout | undefined;
     let settled = false;
     const finish = (error?: Refusal): void => {
       if (settled) return;
@@ -405,19 +440,22 @@ export class HttpEdge {
     };
     const onData = (chunk: Buffer): void => {
       size += chunk.length;
-      if (size > maxBodyBytes) finish(tooLarge()); // the rest is read and dropped, and the connection closed after the answer
+      if (size > maxBodyBytes) finish(this.tooLarge()); // the rest is read and dropped, and the connection closed after the answer
       else if (first === undefined) first = chunk;
       else (more ??= [first]).push(chunk);
     };
     const onEnd = (): void => finish();
-    const onClose = (): void => finish(new Refusal(400, new InputError('the client closed the connection before the body ended', { field: 'body' })));
-    request.on('data', onData).on('end', onEnd).on('close', onClose);
-    setImmediate(() => { // after the parser has handled the bytes that came with the headers
-      if (settled || request.complete) return;
-      timer = setTimeout(() => {
-        finish(new Refusal(408, new InputError(`the request body did not arrive within ${bodyTimeoutMs} ms`, { field: 'body' }), { connection: 'close' }));
-      }, Math.max(0, arrived + bodyTimeoutMs - performance.now()));
-    });
+    const left = (): Refusal => new Refusal(400, new InputError('the client closed the connection before the body ended', { field: 'body' }));
+    const onClose = (): void => finish(left());
+    const timer = setTimeout(() => {
+      finish(new Refusal(408, new InputError(`the request body did not arrive within ${bodyTimeoutMs} ms`, { field: 'body' }), { connection: 'close' }));
+    }, Math.max(0, arrived + bodyTimeoutMs - performance.now()));
+    if (request.destroyed) finish(left()); // it closed before this turn: no close event is coming
+    else request.on('data', onData).on('end', onEnd).on('close', onClose);
+  }
+
+  private tooLarge(): Refusal {
+    return new Refusal(413, new InputError(`the request body exceeds ${this.limits.maxBodyBytes} bytes`, { field: 'body' }), { connection: 'close' });
   }
 
   /** A body's text as a JSON object: 400 naming `body` when it is not JSON, nests deeper than `maxJsonDepth` or is not an object. */
