@@ -18,6 +18,7 @@ export interface PredictRequestShape {
 
 /** A parsed predict request: `count` rows of `dim` features in one flat array, the interval level, and whether it was a batch. */
 export interface PredictRequest {
+  /** The request's own values, but possibly a view of a buffer other requests' rows share: copy them before transferring their buffer. */
   readonly rows: Float64Array;
   readonly count: number;
   readonly level: number;
@@ -25,6 +26,9 @@ export interface PredictRequest {
 }
 
 const isObject = (value: unknown): value is { readonly [key: string]: unknown } => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Doubles of the block that requests' rows are cut from (64 KiB): a typed array over an existing buffer costs a tenth of a new one. */
+const BLOCK = 8_192;
 
 const BODY_FIELDS: readonly string[] = ['x', 'features', 'rows', 'level'];
 const ROW_FIELDS: readonly string[] = ['x', 'features'];
@@ -49,6 +53,9 @@ function refuseUnknownFields(object: { readonly [key: string]: unknown }, known:
  */
 export class PredictRequestParser {
   private readonly index: ReadonlyMap<string, number> | undefined;
+  /** Where the next request's rows are cut from, and how many of its doubles are taken. */
+  private block = new ArrayBuffer(0);
+  private taken = BLOCK;
 
   constructor(readonly shape: PredictRequestShape) {
     if (shape.features !== undefined) {
@@ -67,14 +74,14 @@ export class PredictRequestParser {
       throw new InputError(`the body needs exactly one of "x" (an array of ${dim} numbers), "features" (an object of named features) or "rows" (an array of either)`, { field: 'body' });
     }
     if (body.rows === undefined) {
-      const rows = new Float64Array(dim);
+      const rows = this.rowsOf(dim);
       this.readRow(body, rows, 0, '');
       return { rows, count: 1, level, batch: false };
     }
     const list = body.rows;
     if (!Array.isArray(list) || list.length === 0) throw new InputError('rows must be a non-empty array of rows', { field: 'rows' });
     if (list.length > maxRows) throw new InputError(`at most ${maxRows} rows per request, got ${list.length}`, { field: 'rows', value: list.length });
-    const rows = new Float64Array(list.length * dim);
+    const rows = this.rowsOf(list.length * dim);
     for (let i = 0; i < list.length; i++) {
       const row: unknown = list[i];
       if (Array.isArray(row)) this.readVector(row, rows, i * dim, `rows[${i}]`);
@@ -85,6 +92,21 @@ export class PredictRequestParser {
       } else throw new InputError('a row must be an array of numbers or an object with "x" or "features"', { field: `rows[${i}]`, value: row });
     }
     return { rows, count: list.length, level, batch: true };
+  }
+
+  /**
+   * `length` doubles of a request's own, cut from a block shared with other requests (a larger
+   * request gets an array of its own): a request keeping its rows keeps its block's 64 KiB.
+   */
+  private rowsOf(length: number): Float64Array {
+    if (length > BLOCK / 8) return new Float64Array(length);
+    if (this.taken + length > BLOCK) {
+      this.block = new ArrayBuffer(BLOCK * Float64Array.BYTES_PER_ELEMENT);
+      this.taken = 0;
+    }
+    const rows = new Float64Array(this.block, this.taken * Float64Array.BYTES_PER_ELEMENT, length);
+    this.taken += length;
+    return rows;
   }
 
   private levelOf(value: unknown): number {
