@@ -33,7 +33,7 @@ import { syntheticLogistic } from './synthetic-logistic.js';
  * CPU the generator used (% of one core), each against its target. `SERVE_BENCH_SECONDS` sets each
  * run's length (default 5); `SERVE_BENCH_PRODUCERS` the sizes of the prediction log's pool of
  * producers to measure, each in turn for each client (default `1,2`: one producer, as before the
- * pool, and the default).
+ * pool, and the default); `SERVE_BENCH_LOGGED=0` skips the logged runs (and the broker).
  *
  * Server, generator (and the broker) share the machine's cores, so at 50% load the latency also
  * measures their contention. With `taskset` and at least 2 CPUs (unless `SERVE_BENCH_PIN=0`), each
@@ -203,8 +203,10 @@ function brokerUnavailable(): string | undefined {
 }
 
 const missing = brokerUnavailable();
-const broker = missing === undefined ? await startLocalKafka().catch((error: Error) => error) : new Error(missing);
-if (broker instanceof Error) {
+const broker = process.env.SERVE_BENCH_LOGGED === '0' ? undefined : missing === undefined ? await startLocalKafka().catch((error: Error) => error) : new Error(missing);
+if (broker === undefined) {
+  process.stdout.write('with prediction logging to Kafka: skipped (SERVE_BENCH_LOGGED=0)\n');
+} else if (broker instanceof Error) {
   process.stdout.write(`with prediction logging to Kafka: skipped — the local broker cannot start: ${broker.message.split('\n')[0]}\n`);
 } else {
   try {
