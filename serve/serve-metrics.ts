@@ -4,11 +4,15 @@ import { BucketCounts } from '../monitoring/bucket-counts.js';
 import { METRIC_BUCKETS } from '../monitoring/metric-buckets.js';
 import type { ServedPosterior } from './served-posterior.js';
 
-/** Requests of one route since the last export: their durations, and how many by status. */
+/** Requests of one route since the last export: their durations, and how many by status (indexed by the status, 100–999 as Node allows). */
 interface RouteRequests {
+  readonly route: string;
   readonly durations: BucketCounts;
-  readonly statuses: Map<number, number>;
+  readonly statuses: Float64Array;
 }
+
+/** Slots of {@link RouteRequests.statuses}: one per status code Node writes (100–999). */
+const STATUSES = 1_000;
 
 /**
  * The scoring service's metrics in a registry (e.g. `PipelineMetrics.registry`): requests by route
@@ -27,6 +31,8 @@ export class ServeMetrics {
   private readonly probability: AccumulatedHistogram<never>;
   /** Since the last export: requests by route (durations, counts by status), rows predicted, predicted probabilities. */
   private readonly pendingRequests = new Map<string, RouteRequests>();
+  /** The route of the last request recorded: the next is usually the same, found with no lookup. */
+  private lastRoute: RouteRequests | undefined;
   private pendingPredictions = 0;
   private readonly pendingProbability = new BucketCounts(METRIC_BUCKETS.predictedProbability);
   private readonly info: Gauge<'version' | 'family'>;
@@ -60,12 +66,16 @@ export class ServeMetrics {
     this.outcomes = new Counter({ name: 'vbstream_serve_outcomes_total', help: 'Outcomes written to the outcomes topic (POST /outcome).', registers });
   }
 
-  /** A request answered by the `HttpEdge` (no allocation once its route and status have been seen). */
+  /** A request answered by the `HttpEdge`: no allocation once its route has been seen, and no lookup when it is the last one's. */
   recordRequest(route: string, status: number, seconds: number): void {
-    let requests = this.pendingRequests.get(route);
-    if (requests === undefined) this.pendingRequests.set(route, (requests = { durations: new BucketCounts(METRIC_BUCKETS.httpRequestSeconds), statuses: new Map() }));
+    let requests = this.lastRoute;
+    if (requests?.route !== route) {
+      requests = this.pendingRequests.get(route);
+      if (requests === undefined) this.pendingRequests.set(route, (requests = { route, durations: new BucketCounts(METRIC_BUCKETS.httpRequestSeconds), statuses: new Float64Array(STATUSES) }));
+      this.lastRoute = requests;
+    }
     requests.durations.observe(seconds);
-    requests.statuses.set(status, (requests.statuses.get(status) ?? 0) + 1);
+    requests.statuses[status]++;
   }
 
   /** Rows answered; when `probabilities` (a binary family), their means are predicted p(y = 1). */
@@ -93,10 +103,11 @@ export class ServeMetrics {
   /** Moves what was recorded since the last export into the Prometheus series. */
   private pull(): void {
     for (const [route, { durations, statuses }] of this.pendingRequests) {
-      for (const [status, requests] of statuses) {
+      for (let status = 0; status < STATUSES; status++) {
+        const requests = statuses[status];
         if (requests === 0) continue;
         this.requests.inc({ route, status: String(status) }, requests);
-        statuses.set(status, 0);
+        statuses[status] = 0;
       }
       if (durations.count === 0) continue;
       this.requestDuration.add({ route }, durations);
