@@ -14,8 +14,12 @@ export function encodeChunk(messages: readonly PortMessage[], from: number, to: 
   let first = from;
   if (nextOffset !== null) while (first < to && Number(messages[first].offset) < nextOffset) first++; // offsets rise within a partition
   const count = to - first;
-  const values = EncodedValues.pack(count, (i) => messages[first + i].value, (i) => Number(messages[first + i].offset));
-  const next = count === 0 ? nextOffset : Number(messages[to - 1].offset) + 1;
+  const firstOffset = count === 0 ? 0 : Number(messages[first].offset);
+  const lastOffset = count === 0 ? 0 : Number(messages[to - 1].offset);
+  // Offsets rise, so a span of count − 1 means no gap: the rows follow from the first (no offset read per record).
+  const rowAt = lastOffset - firstOffset === count - 1 ? (i: number) => firstOffset + i : (i: number) => Number(messages[first + i].offset);
+  const values = EncodedValues.pack(count, (i) => messages[first + i].value, rowAt);
+  const next = count === 0 ? nextOffset : lastOffset + 1;
   const chunk: EncodedChunk = {
     kind: 'encoded', values, decoder: parts.decoder, consumed: count, ...(parts.minibatch === undefined ? {} : { minibatch: parts.minibatch }),
     positions: next === null ? {} : { [`${parts.topic}/${parts.partition}`]: next },

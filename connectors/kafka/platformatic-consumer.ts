@@ -1,7 +1,8 @@
 import { Consumer, type ConsumerOptions, type GroupAssignment, kGetApi, kGetConnection, type offsetCommitV8 } from '@platformatic/kafka';
-import type { ConsumerPort, PortBatch, PortEachBatchPayload, PortHeaders, PortMessage } from './kafka-port.js';
+import type { ConsumerPort, PortBatch, PortEachBatchPayload, PortMessage } from './kafka-port.js';
 import { isRetriableKafkaFailure } from './is-retriable-kafka-failure.js';
 import { platformaticFailure } from './platformatic-failure.js';
+import { PlatformaticMessage } from './platformatic-message.js';
 
 type Run = Parameters<ConsumerPort['run']>[0];
 type Client = Consumer<Buffer, Buffer, Buffer, Buffer>;
@@ -308,10 +309,7 @@ export class PlatformaticConsumer implements ConsumerPort {
           for (const record of recordBatch.records) {
             const offset = firstOffset + record.offsetDelta;
             if (offset < from) continue;
-            messages.push({
-              key: record.key, value: record.value, offset: String(offset), timestamp: String(firstTimestamp + Number(record.timestampDelta)),
-              headers: headersOf(record.headers),
-            });
+            messages.push(new PlatformaticMessage(record, offset, firstTimestamp));
           }
         }
         const resolve = (offset: bigint): void => {
@@ -372,19 +370,6 @@ interface Fetched {
 
 function keyOf(topic: string, partition: number): string {
   return `${topic}:${partition}`;
-}
-
-/** Record headers as kafkajs gives them: a repeated name becomes an array. */
-function headersOf(headers: [Buffer | null, Buffer | null][]): PortHeaders | undefined {
-  if (headers.length === 0) return {};
-  const result: { [key: string]: Buffer | Buffer[] } = {};
-  for (const [name, value] of headers) {
-    if (name === null || value === null) continue;
-    const key = name.toString('utf8');
-    const current = result[key];
-    result[key] = current === undefined ? value : Array.isArray(current) ? [...current, value] : [current, value];
-  }
-  return result;
 }
 
 function sleep(ms: number): Promise<void> {
