@@ -1,10 +1,13 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cholesky } from '../../src/linalg/cholesky.js';
+import { choleskyInverse } from '../../src/linalg/cholesky-inverse.js';
 import { gemmNnAccumulate } from '../../src/linalg/gemm-nn-accumulate.js';
 import { gemmNt } from '../../src/linalg/gemm-nt.js';
 import { lowerTransposedTimesTiled } from '../../src/linalg/lower-transposed-times-tiled.js';
 import { solveLowerRows } from '../../src/linalg/solve-lower-rows.js';
 import { solveLowerTransposedTiled } from '../../src/linalg/solve-lower-transposed-tiled.js';
+import { spdInverse } from '../../src/linalg/spd-inverse.js';
 import { Rng } from '../../src/rng/rng.js';
 import { expectClose } from '../helpers/close.js';
 
@@ -223,6 +226,32 @@ function plainSolveLowerTransposed(l: Float64Array, n: number, b: Float64Array, 
   return x;
 }
 
+/**
+ * A⁻¹ = (L⁻¹)ᵀL⁻¹ by the column-by-column formulas: L⁻¹_ij = (−Σ_{j ≤ k < i} l_ik·L⁻¹_kj)/l_ii (k ascending, from
+ * 0), then entry (i, j) = Σ_{k ≥ i} L⁻¹_ki·L⁻¹_kj (k ascending, from 0), mirrored.
+ */
+function plainCholeskyInverse(l: Float64Array, n: number): Float64Array {
+  const inv = new Float64Array(n * n);
+  for (let j = 0; j < n; j++) {
+    inv[j * n + j] = 1 / l[j * n + j];
+    for (let i = j + 1; i < n; i++) {
+      let sum = 0;
+      for (let k = j; k < i; k++) sum -= l[i * n + k] * inv[k * n + j];
+      inv[i * n + j] = sum / l[i * n + i];
+    }
+  }
+  const out = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j <= i; j++) {
+      let sum = 0;
+      for (let k = i; k < n; k++) sum += inv[k * n + i] * inv[k * n + j];
+      out[i * n + j] = sum;
+      out[j * n + i] = sum;
+    }
+  }
+  return out;
+}
+
 const sizes = [1, 2, 3, 4, 5, 7, 8, 13, 33, 64, 101];
 
 describe('WebAssembly triangular kernels: bit for bit the scalar formulas', () => {
@@ -237,6 +266,26 @@ describe('WebAssembly triangular kernels: bit for bit the scalar formulas', () =
       const jitter = cholesky(singular, n, l);
       expect(jitter).toBeGreaterThan(0);
       expect(bits(l)).toEqual(bits(plainCholesky(singular, n, jitter)));
+    });
+
+    it(`n = ${n}: choleskyInverse and spdInverse are the column-by-column formulas, with and without the jitter retry`, () => {
+      for (const [a, shift] of [[gram(n, n + 3, 0.5, 7 * n), 0], [gram(n, Math.max(1, n - 2), -1e-7, 7 * n + 1), -1e-7]] as const) {
+        const l = new Float64Array(n * n);
+        const jitter = cholesky(a, n, l);
+        if (shift < 0 && n >= 3) expect(jitter).toBeGreaterThan(0);
+        const want = plainCholeskyInverse(plainCholesky(a, n, jitter), n);
+        const got = new Float64Array(n * n).fill(9);
+        choleskyInverse(l, n, got);
+        expect(bits(got)).toEqual(bits(want));
+        const inverse = new Float64Array(n * n).fill(9);
+        const work = new Float64Array(n * n).fill(9);
+        const logDet = spdInverse(a, n, inverse, work);
+        expect(bits(inverse)).toEqual(bits(want));
+        expect(bits(work)).toEqual(bits(l));
+        let sum = 0;
+        for (let i = 0; i < n; i++) sum += Math.log(l[i * n + i]);
+        expect(Object.is(logDet, 2 * sum)).toBe(true);
+      }
     });
 
     it(`n = ${n}: the triangular solves and Lᵀ·src are the substitution loops`, () => {
@@ -279,6 +328,29 @@ describe('WebAssembly triangular kernels: bit for bit the scalar formulas', () =
       }
     }
     expect(bits(out)).toEqual(bits(start));
+  });
+
+  it('cholesky, choleskyInverse and spdInverse are the scalar formulas bit for bit on random SPD matrices (n = 1 to 70, jitter retries included)', () => {
+    const matrix = fc.integer({ min: 1, max: 70 }).chain((n) => fc.tuple(fc.constant(n), fc.integer({ min: 1, max: n + 4 }),
+      fc.constantFrom(1, 1e-3, -1e-9), fc.integer({ min: 0, max: 2 ** 31 - 1 })));
+    fc.assert(fc.property(matrix, ([n, rank, shift, seed]) => {
+      const a = gram(n, rank, shift, seed);
+      const l = new Float64Array(n * n);
+      let jitter: number;
+      try {
+        jitter = cholesky(a, n, l);
+      } catch {
+        return;
+      }
+      expect(bits(l)).toEqual(bits(plainCholesky(a, n, jitter)));
+      const want = plainCholeskyInverse(l, n);
+      const got = new Float64Array(n * n);
+      choleskyInverse(l, n, got);
+      expect(bits(got)).toEqual(bits(want));
+      const inverse = new Float64Array(n * n);
+      spdInverse(a, n, inverse);
+      expect(bits(inverse)).toEqual(bits(want));
+    }), { numRuns: 120 });
   });
 
   it('cholesky with l aliasing a factors A even when the first try fails and the jitter retry runs', () => {
