@@ -258,10 +258,11 @@ export function lowerTransposedTimesTiled(out: usize, src: usize, l: usize, m: i
  * from its diagonal to the right, take the terms of the earlier blocks in 4×4 register tiles, then its own
  * columns one by one, two rows of L per vector, and are divided by the pivot. Every entry a_ij (+ jitter) −
  * Σ_{k<j} l_ik·l_jk keeps its terms in order k = 0, 1, … and is then divided by l_jj (or square-rooted), as in
- * the one-row loop (Cholesky–Banachiewicz), so L is bit for bit that loop's. Returns false (l not written) when a
- * pivot is not positive and finite.
+ * the one-row loop (Cholesky–Banachiewicz), so L is bit for bit that loop's; below order 8 that loop itself runs.
+ * Returns false (l not written, or in part) when a pivot is not positive and finite.
  */
 export function choleskyFactor(a: usize, n: i32, l: usize, lt: usize, jitter: f64): bool {
+  if (n < SMALL_ORDER) return choleskyRows(a, n, l, jitter);
   const np = paddedOrder(n);
   const rowBytes = <usize>np << 3;
   const aRow = <usize>n << 3;
@@ -298,6 +299,31 @@ export function choleskyFactor(a: usize, n: i32, l: usize, lt: usize, jitter: f6
     const rowI = l + <usize>i * aRow;
     const column = lt + (<usize>i << 3);
     for (let j = 0; j <= i; j++) store<f64>(rowI + (<usize>j << 3), load<f64>(column + <usize>j * rowBytes));
+    memory.fill(rowI + (<usize>(i + 1) << 3), 0, <usize>(n - i - 1) << 3);
+  }
+  return true;
+}
+
+/** Below this order {@link choleskyFactor} runs the one-row loop itself (the blocks' set-up costs more than they save). */
+const SMALL_ORDER = 8;
+
+/** The one-row loop (Cholesky–Banachiewicz) on a + jitter·I into l, for the small orders; false when a pivot is not positive and finite. */
+function choleskyRows(a: usize, n: i32, l: usize, jitter: f64): bool {
+  const rowBytes = <usize>n << 3;
+  for (let i = 0; i < n; i++) {
+    const rowI = l + <usize>i * rowBytes;
+    for (let j = 0; j <= i; j++) {
+      const rowJ = l + <usize>j * rowBytes;
+      let sum = load<f64>(a + <usize>i * rowBytes + (<usize>j << 3));
+      if (i == j) sum += jitter;
+      for (let k = 0; k < j; k++) sum -= load<f64>(rowI + (<usize>k << 3)) * load<f64>(rowJ + (<usize>k << 3));
+      if (i == j) {
+        if (!(sum > 0 && sum < Infinity)) return false;
+        store<f64>(rowI + (<usize>i << 3), Math.sqrt(sum));
+      } else {
+        store<f64>(rowI + (<usize>j << 3), sum / load<f64>(rowJ + (<usize>j << 3)));
+      }
+    }
     memory.fill(rowI + (<usize>(i + 1) << 3), 0, <usize>(n - i - 1) << 3);
   }
   return true;
