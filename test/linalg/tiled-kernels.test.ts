@@ -10,6 +10,7 @@ import { solveLowerTransposedTiled } from '../../src/linalg/solve-lower-transpos
 import { spdInverse } from '../../src/linalg/spd-inverse.js';
 import { Rng } from '../../src/rng/rng.js';
 import { expectClose } from '../helpers/close.js';
+import { plainCholeskyInverse } from '../helpers/plain-cholesky-inverse.js';
 
 const bits = (a: Float64Array) => Array.from(new Uint32Array(a.slice().buffer));
 
@@ -224,32 +225,6 @@ function plainSolveLowerTransposed(l: Float64Array, n: number, b: Float64Array, 
     }
   }
   return x;
-}
-
-/**
- * A⁻¹ = (L⁻¹)ᵀL⁻¹ by the column-by-column formulas: L⁻¹_ij = (−Σ_{j ≤ k < i} l_ik·L⁻¹_kj)/l_ii (k ascending, from
- * 0), then entry (i, j) = Σ_{k ≥ i} L⁻¹_ki·L⁻¹_kj (k ascending, from 0), mirrored.
- */
-function plainCholeskyInverse(l: Float64Array, n: number): Float64Array {
-  const inv = new Float64Array(n * n);
-  for (let j = 0; j < n; j++) {
-    inv[j * n + j] = 1 / l[j * n + j];
-    for (let i = j + 1; i < n; i++) {
-      let sum = 0;
-      for (let k = j; k < i; k++) sum -= l[i * n + k] * inv[k * n + j];
-      inv[i * n + j] = sum / l[i * n + i];
-    }
-  }
-  const out = new Float64Array(n * n);
-  for (let i = 0; i < n; i++) {
-    for (let j = 0; j <= i; j++) {
-      let sum = 0;
-      for (let k = i; k < n; k++) sum += inv[k * n + i] * inv[k * n + j];
-      out[i * n + j] = sum;
-      out[j * n + i] = sum;
-    }
-  }
-  return out;
 }
 
 const sizes = [1, 2, 3, 4, 5, 7, 8, 13, 33, 64, 101];
