@@ -1,15 +1,7 @@
 import { denseKernels } from './dense-kernels.js';
-import { factorInKernels } from './factor-in-kernels.js';
+import { factorInKernels, type CholeskyOptions } from './factor-in-kernels.js';
 
-/** Options of {@link cholesky}. */
-export interface CholeskyOptions {
-  /** First jitter, relative to the mean diagonal; tried only after the plain factorisation fails. */
-  readonly initialJitter?: number;
-  /** How many times the jitter is multiplied by 10 and retried before giving up. */
-  readonly maxTries?: number;
-  /** Name used in the error message (e.g. "posterior precision"). */
-  readonly what?: string;
-}
+export type { CholeskyOptions } from './factor-in-kernels.js';
 
 /**
  * Lower Cholesky factor L (row-major, upper triangle zeroed) of a symmetric positive-definite

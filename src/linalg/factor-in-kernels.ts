@@ -1,6 +1,15 @@
 import { NumericalError } from '../core/numerical-error.js';
-import type { CholeskyOptions } from './cholesky.js';
 import { denseKernels } from './dense-kernels.js';
+
+/** Options of {@link factorInKernels} and of `cholesky`, which runs it. */
+export interface CholeskyOptions {
+  /** First jitter, relative to the mean diagonal; tried only after the plain factorisation fails. */
+  readonly initialJitter?: number;
+  /** How many times the jitter is multiplied by 10 and retried before giving up. */
+  readonly maxTries?: number;
+  /** Name used in the error message (e.g. "posterior precision"). */
+  readonly what?: string;
+}
 
 /** Where {@link factorInKernels} left the factor: Float64 indices into the dense kernels' memory. */
 export interface FactorInKernels {
@@ -11,7 +20,7 @@ export interface FactorInKernels {
 }
 
 /**
- * {@link cholesky}'s factorisation without copying L out: A is copied into the dense kernels' memory once for
+ * `cholesky`'s factorisation without copying L out: A is copied into the dense kernels' memory once for
  * all tries and factored there (wasm/triangular-kernels.ts `choleskyFactor`), retried with jitter·I added
  * (initialJitter·mean(diag A), ×10 each try) while it is not numerically positive definite; after `maxTries`
  * it throws {@link NumericalError}. L stays in the module's memory for the next kernel (e.g. the inverse).
