@@ -252,52 +252,65 @@ export function lowerTransposedTimesTiled(out: usize, src: usize, l: usize, m: i
 }
 
 /**
- * Lower Cholesky factor of a (n×n, its lower triangle read) + jitter·I into l (upper triangle zeroed), with its
- * transpose kept in `lt` (n×n scratch) so that two columns of a row of L share a vector. Rows four at a time:
- * each 4×4 tile left of and on the block's diagonal takes the terms of the earlier column blocks in a register
- * tile, then those of its own columns one by one; every entry a_ij (+ jitter) − Σ_{k<j} l_ik·l_jk has its terms
- * in order k = 0, 1, … as in the one-row loop (Cholesky–Banachiewicz). The last n mod 4 rows go one by one.
- * Returns false (l partly written) when a pivot is not positive and finite.
+ * Lower Cholesky factor of a (n×n, its lower triangle read) + jitter·I into l (upper triangle zeroed), worked out
+ * in its transpose U = Lᵀ in `lt` (scratch of {@link paddedOrder}(n)² doubles, rows that long), where column j of
+ * L is the contiguous row j of U. Column blocks of four (Cholesky–Crout, left-looking): the block's rows of U,
+ * from its diagonal to the right, take the terms of the earlier blocks in 4×4 register tiles, then its own
+ * columns one by one, two rows of L per vector, and are divided by the pivot. Every entry a_ij (+ jitter) −
+ * Σ_{k<j} l_ik·l_jk keeps its terms in order k = 0, 1, … and is then divided by l_jj (or square-rooted), as in
+ * the one-row loop (Cholesky–Banachiewicz), so L is bit for bit that loop's; below order 8 that loop itself runs.
+ * Returns false (l not written, or in part) when a pivot is not positive and finite.
  */
 export function choleskyFactor(a: usize, n: i32, l: usize, lt: usize, jitter: f64): bool {
-  const rowBytes = <usize>n << 3;
-  let i0 = 0;
-  for (; i0 + 3 < n; i0 += 4) {
-    const first = <usize>i0 * rowBytes;
-    for (let j0 = 0; j0 <= i0; j0 += 4) {
-      const at = first + (<usize>j0 << 3);
-      for (let r: usize = 0; r < 4; r++) {
-        v128.store(l + at + r * rowBytes, v128.load(a + at + r * rowBytes));
-        v128.store(l + at + r * rowBytes, v128.load(a + at + r * rowBytes, 16), 16);
-      }
-      if (j0 == i0) for (let r: usize = 0; r < 4; r++) store<f64>(l + at + r * (rowBytes + 8), load<f64>(l + at + r * (rowBytes + 8)) + jitter);
-      accumulateTile(l + at, rowBytes, l + first, rowBytes, 8, lt + (<usize>j0 << 3), rowBytes, j0, true);
-      for (let r = 0; r < 4; r++) {
-        const i = i0 + r;
-        const rowI = l + <usize>i * rowBytes;
-        const last = j0 == i0 ? i : j0 + 3;
-        for (let j = j0; j <= last; j++) {
-          const rowJ = l + <usize>j * rowBytes;
-          let sum = load<f64>(rowI + (<usize>j << 3));
-          for (let k = j0; k < j; k++) sum -= load<f64>(rowI + (<usize>k << 3)) * load<f64>(rowJ + (<usize>k << 3));
-          let value: f64;
-          if (i == j) {
-            if (!(sum > 0 && sum < Infinity)) return false;
-            value = Math.sqrt(sum);
-          } else {
-            value = sum / load<f64>(rowJ + (<usize>j << 3));
-          }
-          store<f64>(rowI + (<usize>j << 3), value);
-          store<f64>(lt + <usize>j * rowBytes + (<usize>i << 3), value);
-        }
-      }
+  if (n < SMALL_ORDER) return choleskyRows(a, n, l, jitter);
+  const np = paddedOrder(n);
+  const rowBytes = <usize>np << 3;
+  const aRow = <usize>n << 3;
+  for (let j = 0; j < np; j++) {
+    const row = lt + <usize>j * rowBytes;
+    const from = j & ~3;
+    memory.fill(row + (<usize>from << 3), 0, <usize>(np - from) << 3);
+    if (j >= n) continue;
+    const column = a + (<usize>j << 3);
+    for (let i = j; i < n; i++) store<f64>(row + (<usize>i << 3), load<f64>(column + <usize>i * aRow));
+    store<f64>(row + (<usize>j << 3), load<f64>(row + (<usize>j << 3)) + jitter);
+  }
+  for (let j0 = 0; j0 < n; j0 += 4) {
+    const block = lt + <usize>j0 * rowBytes;
+    if (j0 > 0) {
+      for (let i = j0; i < np; i += 4) accumulateTile(block + (<usize>i << 3), rowBytes, lt + (<usize>j0 << 3), 8, rowBytes, lt + (<usize>i << 3), rowBytes, j0, true);
     }
-    for (let r = 0; r < 4; r++) {
-      const i = i0 + r;
-      memory.fill(l + <usize>i * rowBytes + (<usize>(i + 1) << 3), 0, <usize>(n - i - 1) << 3);
+    const end = min(n, j0 + 4);
+    for (let j = j0; j < end; j++) {
+      const row = lt + <usize>j * rowBytes;
+      const at = <usize>j << 3;
+      let pivot = load<f64>(row + at);
+      for (let k = j0; k < j; k++) {
+        const u = load<f64>(lt + <usize>k * rowBytes + at);
+        pivot -= u * u;
+      }
+      if (!(pivot > 0 && pivot < Infinity)) return false;
+      const diagonal = Math.sqrt(pivot);
+      store<f64>(row + at, diagonal);
+      subtractEarlierColumns(lt, rowBytes, j0, j, n, diagonal);
     }
   }
-  for (let i = i0; i < n; i++) {
+  for (let i = 0; i < n; i++) {
+    const rowI = l + <usize>i * aRow;
+    const column = lt + (<usize>i << 3);
+    for (let j = 0; j <= i; j++) store<f64>(rowI + (<usize>j << 3), load<f64>(column + <usize>j * rowBytes));
+    memory.fill(rowI + (<usize>(i + 1) << 3), 0, <usize>(n - i - 1) << 3);
+  }
+  return true;
+}
+
+/** Below this order {@link choleskyFactor} runs the one-row loop itself (the blocks' set-up costs more than they save). */
+const SMALL_ORDER = 8;
+
+/** The one-row loop (Cholesky–Banachiewicz) on a + jitter·I into l, for the small orders; false when a pivot is not positive and finite. */
+function choleskyRows(a: usize, n: i32, l: usize, jitter: f64): bool {
+  const rowBytes = <usize>n << 3;
+  for (let i = 0; i < n; i++) {
     const rowI = l + <usize>i * rowBytes;
     for (let j = 0; j <= i; j++) {
       const rowJ = l + <usize>j * rowBytes;
@@ -316,19 +329,93 @@ export function choleskyFactor(a: usize, n: i32, l: usize, lt: usize, jitter: f6
   return true;
 }
 
+/** The order rounded up to a multiple of 4: {@link choleskyFactor}'s scratch is that many rows of that many doubles. */
+export function paddedOrder(n: i32): i32 {
+  return (n + 3) & ~3;
+}
+
+/**
+ * Row j of U (entries i = j+1 … n−1, two per vector) −= U[k][j]·(row k) for the earlier columns k = j0 … j−1 of
+ * its block, in order of k, then ÷ the pivot `diagonal` (a division, as the one-row loop's).
+ */
+// @ts-ignore: decorator
+@inline
+function subtractEarlierColumns(lt: usize, rowBytes: usize, j0: i32, j: i32, n: i32, diagonal: f64): void {
+  const row = lt + <usize>j * rowBytes;
+  const at = <usize>j << 3;
+  const count = j - j0;
+  const r0 = lt + <usize>j0 * rowBytes;
+  const r1 = r0 + rowBytes;
+  const r2 = r1 + rowBytes;
+  const f0 = count > 0 ? load<f64>(r0 + at) : 0;
+  const f1 = count > 1 ? load<f64>(r1 + at) : 0;
+  const f2 = count > 2 ? load<f64>(r2 + at) : 0;
+  const v0 = f64x2.splat(f0);
+  const v1 = f64x2.splat(f1);
+  const v2 = f64x2.splat(f2);
+  const p = f64x2.splat(diagonal);
+  let i = j + 1;
+  if (count == 0) {
+    for (; i + 1 < n; i += 2) {
+      const ia = <usize>i << 3;
+      v128.store(row + ia, f64x2.div(v128.load(row + ia), p));
+    }
+  } else if (count == 1) {
+    for (; i + 1 < n; i += 2) {
+      const ia = <usize>i << 3;
+      v128.store(row + ia, f64x2.div(f64x2.sub(v128.load(row + ia), f64x2.mul(v0, v128.load(r0 + ia))), p));
+    }
+  } else if (count == 2) {
+    for (; i + 1 < n; i += 2) {
+      const ia = <usize>i << 3;
+      const s = f64x2.sub(v128.load(row + ia), f64x2.mul(v0, v128.load(r0 + ia)));
+      v128.store(row + ia, f64x2.div(f64x2.sub(s, f64x2.mul(v1, v128.load(r1 + ia))), p));
+    }
+  } else {
+    for (; i + 1 < n; i += 2) {
+      const ia = <usize>i << 3;
+      const s = f64x2.sub(f64x2.sub(v128.load(row + ia), f64x2.mul(v0, v128.load(r0 + ia))), f64x2.mul(v1, v128.load(r1 + ia)));
+      v128.store(row + ia, f64x2.div(f64x2.sub(s, f64x2.mul(v2, v128.load(r2 + ia))), p));
+    }
+  }
+  if (i < n) {
+    const ia = <usize>i << 3;
+    let s = load<f64>(row + ia);
+    if (count > 0) s -= f0 * load<f64>(r0 + ia);
+    if (count > 1) s -= f1 * load<f64>(r1 + ia);
+    if (count > 2) s -= f2 * load<f64>(r2 + ia);
+    store<f64>(row + ia, s / diagonal);
+  }
+}
+
 /**
  * A⁻¹ = (L⁻¹)ᵀL⁻¹ from A's lower Cholesky factor l into `out` (full, symmetric), with L⁻¹ in `inv` (n×n scratch).
- * L⁻¹ row by row, four earlier rows k at a time (entry j takes the terms of k ≥ j in ascending k), two j per
- * vector; then entry (i, j ≤ i) = Σ_{k ≥ i} L⁻¹_ki·L⁻¹_kj, k ascending from 0, in 4×4 register tiles over rows k
- * of L⁻¹ (row i of a tile joins at k = i), mirrored to the upper triangle.
+ * L⁻¹ by forward substitution, entry (i, j) = (−Σ_{j ≤ k < i} l_ik·L⁻¹_kj, k ascending) / l_ii: rows four at a
+ * time, each 4×4 tile left of the block's diagonal first takes the terms of the earlier blocks' rows k in a
+ * register tile (from k = the tile's first column: the terms before an entry's own k = j are l_ik·0, which leave
+ * its sum at +0), then the block's rows take their own block's terms one row k at a time, two j per vector (the
+ * last n mod 4 rows take all their terms that way); then entry (i, j ≤ i) = Σ_{k ≥ i} L⁻¹_ki·L⁻¹_kj, k
+ * ascending from 0, in 4×4 register tiles over rows k of L⁻¹ (row i of a tile joins at k = i), mirrored to the
+ * upper triangle.
  */
 export function choleskyInverse(l: usize, n: i32, out: usize, inv: usize): void {
   const rowBytes = <usize>n << 3;
   memory.fill(inv, 0, <usize>n * rowBytes);
+  const blocked = n & ~3;
   for (let i = 0; i < n; i++) {
     const row = inv + <usize>i * rowBytes;
     const li = l + <usize>i * rowBytes;
+    const i0 = i & ~3;
     let k = 0;
+    if (i < blocked) {
+      if (i == i0) {
+        for (let j0 = 0; j0 < i0; j0 += 4) {
+          const at = <usize>j0 << 3;
+          accumulateTile(row + at, rowBytes, li + at, rowBytes, 8, inv + <usize>j0 * rowBytes + at, rowBytes, i0 - j0, true);
+        }
+      }
+      k = i0;
+    }
     for (; k + 3 < i; k += 4) {
       const f0 = load<f64>(li + (<usize>k << 3));
       const f1 = load<f64>(li + (<usize>k << 3), 8);

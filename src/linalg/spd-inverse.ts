@@ -1,14 +1,20 @@
-import { cholesky, type CholeskyOptions } from './cholesky.js';
-import { choleskyInverse } from './cholesky-inverse.js';
+import type { CholeskyOptions } from './cholesky.js';
+import { denseKernels } from './dense-kernels.js';
+import { factorInKernels } from './factor-in-kernels.js';
 import { logDetCholesky } from './log-det-cholesky.js';
 
 /**
  * Inverse and log-determinant of a symmetric positive-definite matrix through its Cholesky factor
  * (with jitter-and-retry, then a typed error): writes A⁻¹ into `inverse` and returns log det A.
- * `work` (n×n) holds the factor; pass one to avoid allocation.
+ * `work` (n×n) receives the factor; pass one to avoid allocation. The factor and the inverse are those of
+ * {@link cholesky} and {@link choleskyInverse} bit for bit; L stays in the WebAssembly module's memory between
+ * the two kernels (A copied in once, A⁻¹ and L copied out once).
  */
 export function spdInverse(a: Float64Array, n: number, inverse: Float64Array, work: Float64Array = new Float64Array(n * n), options: CholeskyOptions = {}): number {
-  cholesky(a, n, work, options);
-  choleskyInverse(work, n, inverse);
+  const { lAt } = factorInKernels(a, n, options);
+  const outAt = lAt - n * n;
+  denseKernels.kernels.choleskyInverse(lAt * 8, n, outAt * 8, (lAt + n * n) * 8);
+  denseKernels.read(lAt, work, n * n);
+  denseKernels.read(outAt, inverse, n * n);
   return logDetCholesky(work, n);
 }

@@ -1,12 +1,16 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cholesky } from '../../src/linalg/cholesky.js';
+import { choleskyInverse } from '../../src/linalg/cholesky-inverse.js';
 import { gemmNnAccumulate } from '../../src/linalg/gemm-nn-accumulate.js';
 import { gemmNt } from '../../src/linalg/gemm-nt.js';
 import { lowerTransposedTimesTiled } from '../../src/linalg/lower-transposed-times-tiled.js';
 import { solveLowerRows } from '../../src/linalg/solve-lower-rows.js';
 import { solveLowerTransposedTiled } from '../../src/linalg/solve-lower-transposed-tiled.js';
+import { spdInverse } from '../../src/linalg/spd-inverse.js';
 import { Rng } from '../../src/rng/rng.js';
 import { expectClose } from '../helpers/close.js';
+import { plainCholeskyInverse } from '../helpers/plain-cholesky-inverse.js';
 
 const bits = (a: Float64Array) => Array.from(new Uint32Array(a.slice().buffer));
 
@@ -239,6 +243,26 @@ describe('WebAssembly triangular kernels: bit for bit the scalar formulas', () =
       expect(bits(l)).toEqual(bits(plainCholesky(singular, n, jitter)));
     });
 
+    it(`n = ${n}: choleskyInverse and spdInverse are the column-by-column formulas, with and without the jitter retry`, () => {
+      for (const [a, shift] of [[gram(n, n + 3, 0.5, 7 * n), 0], [gram(n, Math.max(1, n - 2), -1e-7, 7 * n + 1), -1e-7]] as const) {
+        const l = new Float64Array(n * n);
+        const jitter = cholesky(a, n, l);
+        if (shift < 0 && n >= 3) expect(jitter).toBeGreaterThan(0);
+        const want = plainCholeskyInverse(plainCholesky(a, n, jitter), n);
+        const got = new Float64Array(n * n).fill(9);
+        choleskyInverse(l, n, got);
+        expect(bits(got)).toEqual(bits(want));
+        const inverse = new Float64Array(n * n).fill(9);
+        const work = new Float64Array(n * n).fill(9);
+        const logDet = spdInverse(a, n, inverse, work);
+        expect(bits(inverse)).toEqual(bits(want));
+        expect(bits(work)).toEqual(bits(l));
+        let sum = 0;
+        for (let i = 0; i < n; i++) sum += Math.log(l[i * n + i]);
+        expect(Object.is(logDet, 2 * sum)).toBe(true);
+      }
+    });
+
     it(`n = ${n}: the triangular solves and Lᵀ·src are the substitution loops`, () => {
       const l = lower(n, 2 * n);
       for (const cols of [1, 3, 8, 57]) {
@@ -279,6 +303,29 @@ describe('WebAssembly triangular kernels: bit for bit the scalar formulas', () =
       }
     }
     expect(bits(out)).toEqual(bits(start));
+  });
+
+  it('cholesky, choleskyInverse and spdInverse are the scalar formulas bit for bit on random SPD matrices (n = 1 to 70, jitter retries included)', () => {
+    const matrix = fc.integer({ min: 1, max: 70 }).chain((n) => fc.tuple(fc.constant(n), fc.integer({ min: 1, max: n + 4 }),
+      fc.constantFrom(1, 1e-3, -1e-9), fc.integer({ min: 0, max: 2 ** 31 - 1 })));
+    fc.assert(fc.property(matrix, ([n, rank, shift, seed]) => {
+      const a = gram(n, rank, shift, seed);
+      const l = new Float64Array(n * n);
+      let jitter: number;
+      try {
+        jitter = cholesky(a, n, l);
+      } catch {
+        return;
+      }
+      expect(bits(l)).toEqual(bits(plainCholesky(a, n, jitter)));
+      const want = plainCholeskyInverse(l, n);
+      const got = new Float64Array(n * n);
+      choleskyInverse(l, n, got);
+      expect(bits(got)).toEqual(bits(want));
+      const inverse = new Float64Array(n * n);
+      spdInverse(a, n, inverse);
+      expect(bits(inverse)).toEqual(bits(want));
+    }), { numRuns: 120 });
   });
 
   it('cholesky with l aliasing a factors A even when the first try fails and the jitter retry runs', () => {

@@ -1,9 +1,7 @@
 import { dot } from '../../linalg/dot.js';
 import { gemv } from '../../linalg/gemv.js';
 import { quadraticForm } from '../../linalg/quadratic-form.js';
-import { cholesky } from '../../linalg/cholesky.js';
-import { choleskyInverse } from '../../linalg/cholesky-inverse.js';
-import { logDetCholesky } from '../../linalg/log-det-cholesky.js';
+import { spdInverse } from '../../linalg/spd-inverse.js';
 import { inverseOfKept } from './inverse-of-kept.js';
 import type { VbLinearState } from './state.js';
 
@@ -25,9 +23,7 @@ export function heldAlphaPosterior(state: VbLinearState, work: Float64Array): vo
   if (pruned.includes(1)) {
     state.logDetV = -inverseOfKept(precision, d, pruned, V, work.subarray(2 * d2, 4 * d2), factor);
   } else {
-    cholesky(precision, d, factor, { what: 'posterior precision V_N⁻¹' });
-    choleskyInverse(factor, d, V);
-    state.logDetV = -logDetCholesky(factor, d);
+    state.logDetV = -spdInverse(precision, d, V, factor, { what: 'posterior precision V_N⁻¹' });
   }
   gemv(V, d, d, xty, w);
   const sse = Math.max(0, yty - 2 * dot(w, xty, d) + quadraticForm(xtx, d, w));

@@ -61,14 +61,16 @@ export function fitVbLinear(state: VbLinearState, warmAlpha?: Float64Array, warm
   const alphaOfV = new Float64Array(alphaCount);
   const invV = new Float64Array(d * d);
   const V = new Float64Array(d * d);
-  const factor = new Float64Array(d * d);
+  const d2 = d * d;
+  const scratch = passScratch(pruning ? 4 * d2 : d2);
+  const factor = scratch.subarray(0, d2);
   const w = new Float64Array(d);
   // With weights pruned a pass runs on the m kept ones (in order): their block of XᵀX, V_N and Xᵀy, k·m² instead of d².
   const kept = new Int32Array(pruning ? d : 0);
   let m = d;
-  const keptXtx = new Float64Array(pruning ? d * d : 0);
-  const keptPrecision = new Float64Array(pruning ? d * d : 0);
-  const keptV = new Float64Array(pruning ? d * d : 0);
+  const keptXtx = scratch.subarray(d2, pruning ? 2 * d2 : d2);
+  const keptPrecision = scratch.subarray(2 * d2, pruning ? 3 * d2 : 2 * d2);
+  const keptV = scratch.subarray(3 * d2, pruning ? 4 * d2 : 3 * d2);
   const keptXty = new Float64Array(pruning ? d : 0);
   const keptW = new Float64Array(pruning ? d : 0);
   let logDetV = 0;
@@ -167,6 +169,18 @@ export function fitVbLinear(state: VbLinearState, warmAlpha?: Float64Array, warm
   }
   if (prunedCount > 0) isolatePruned(invV, d, pruned, 0);
   return { w, V, invV, logDetV, an, bn, E_a: expectedAlpha, alpha: alphaOfV, L, iterations, stopReason, pruned };
+}
+
+/** This thread's scratch of the passes (the factor, the kept blocks), grown, never shrunk: a fit allocates only what it returns. */
+let scratchOfPasses = new Float64Array(0);
+
+/**
+ * At least `doubles` values of scratch, whose contents are left over from an earlier fit: every pass writes what
+ * it reads (the factor, the kept blocks of XᵀX, V_N⁻¹ and V_N) before reading it.
+ */
+function passScratch(doubles: number): Float64Array {
+  if (scratchOfPasses.length < doubles) scratchOfPasses = new Float64Array(doubles);
+  return scratchOfPasses;
 }
 
 /** Writes the weights not pruned, in order, to the front of `kept` and returns how many. */
