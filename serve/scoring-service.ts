@@ -201,10 +201,13 @@ export class ScoringService {
     const log = this.options.log;
     if (log === undefined) return answered();
     const predictedAt = Date.now();
-    const logged: LoggedPrediction[] = predictions.map((p, i) => ({
-      predictionId: p.predictionId, x: Array.from(rows.subarray(i * dim, (i + 1) * dim)), version, mean: p.mean, variance: p.variance, interval: p.interval, level,
-      predictedAt, instance: this.instanceId, family: model.family, dim,
-    }));
+    const logged: LoggedPrediction[] = new Array(count);
+    for (let i = 0; i < count; i++) {
+      const p = predictions[i];
+      const x: number[] = new Array(dim);
+      for (let j = 0; j < dim; j++) x[j] = rows[i * dim + j];
+      logged[i] = { predictionId: p.predictionId, x, version, mean: p.mean, variance: p.variance, interval: p.interval, level, predictedAt, instance: this.instanceId, family: model.family, dim };
+    }
     return log.log(logged).then(answered);
   }
 

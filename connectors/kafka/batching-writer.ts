@@ -28,7 +28,8 @@ interface Queue {
  * Writes what a service must log before it answers (a decision, a prediction) to Kafka with acks
  * from all in-sync replicas, through the caller's (idempotent) producers. `append` batches: each
  * producer has at most one send in flight (both clients send an idempotent producer's requests one
- * at a time); an append goes out at once on a producer with none, and the messages appended while
+ * at a time); the appends of one turn of the event loop (the requests read together) go out together
+ * at its end (`setImmediate`, no timer) on a producer with none, and the messages appended while
  * every producer is busy go out together in the next send of the first one free. Each caller's
  * promise settles when the send holding its messages does: a failed send fails exactly the callers
  * it carried. A message is in one send of one producer only, so each producer's idempotence keeps
@@ -50,6 +51,8 @@ export class BatchingWriter {
   private probe: NodeJS.Timeout | undefined;
   private probing = false;
   private stopped = false;
+  /** Whether a send of what the queues hold is due at the end of this turn of the event loop. */
+  private flushDue = false;
   private readonly unresponsiveAfterMs: number;
 
   /** `producers`: at least one, each idempotent, connected and disconnected by the caller. */
@@ -81,7 +84,7 @@ export class BatchingWriter {
     return new Promise<void>((resolve, reject) => {
       for (const message of messages) pending.messages.push(message);
       pending.waiting.push((error) => (error === undefined ? resolve() : reject(error)));
-      this.flush(pending);
+      this.flushSoon();
     });
   }
 
@@ -118,12 +121,23 @@ export class BatchingWriter {
     clearTimeout(this.probe);
   }
 
-  /** Sends what `queue` holds on an idle producer, if there is one. */
-  private flush(queue: Queue): void {
-    if (queue.messages.length === 0) return;
-    const producer = this.idle.shift();
-    if (producer !== undefined) void this.send(producer, queue);
+  /** Sends what the queues hold on idle producers at the end of this turn of the event loop, so that the appends of one turn (requests read together) go in one send. */
+  private flushSoon(): void {
+    if (this.flushDue) return;
+    this.flushDue = true;
+    setImmediate(this.flush);
   }
+
+  /** Sends what each queue holds on an idle producer, while there is one. */
+  private readonly flush = (): void => {
+    this.flushDue = false;
+    for (const queue of this.queues.values()) {
+      if (queue.messages.length === 0) continue;
+      const producer = this.idle.shift();
+      if (producer === undefined) return;
+      void this.send(producer, queue);
+    }
+  };
 
   /** Sends every message `queue` holds on `producer`, settles their callers, then hands the producer to the next queue with messages. */
   private async send(producer: ProducerPort, queue: Queue): Promise<void> {
@@ -139,7 +153,7 @@ export class BatchingWriter {
     } finally {
       queue.sending--;
       this.idle.push(producer);
-      for (const next of this.queues.values()) this.flush(next);
+      this.flushSoon();
     }
   }
 

@@ -9,11 +9,12 @@ type Message = MessageToProduce<Buffer, Buffer, Buffer, Buffer>;
 /**
  * {@link ProducerPort} on a `@platformatic/kafka` producer. Each send places its records itself —
  * the explicit partition, else Kafka's default partitioner on the key ({@link defaultPartition},
- * the Java client's and kafkajs's choice; the client's own differs), else round robin — groups
- * them per partition in one O(n) pass (order kept within each partition) and hands them to the
- * client at once, which sends one produce request per broker carrying all its partitions; a
- * partition holding more than about 512 KiB ({@link produceSlices}, under the broker's
- * `message.max.bytes`) goes in several such sends, one after the other.
+ * the Java client's and kafkajs's choice; the client's own differs), turning each key and value
+ * into bytes once, and hands them to the client at once, which sends one produce request per
+ * broker carrying all its partitions (order kept within each partition); a send of more than
+ * about 512 KiB ({@link produceSlices}, under the broker's `message.max.bytes`) is grouped per
+ * partition in one O(n) pass, and a partition holding more than that goes in several such sends,
+ * one after the other.
  * An idempotent producer (or `maxInFlightRequests: 1`) sends one request at a time, in call order:
  * the client numbers a partition's sequences only when a send is acknowledged. A request it retries
  * whole is safe (the broker drops a batch whose sequence it has already written), but after a send
@@ -74,22 +75,34 @@ export class PlatformaticProducer implements ProducerPort {
   private async produce(record: { topic: string; messages: PortOutgoingMessage[]; acks?: number }): Promise<unknown> {
     const { topic } = record;
     const partitions = await this.partitionsOf(topic);
-    const perPartition: PortOutgoingMessage[][] = Array.from({ length: partitions }, () => []);
+    const acks = record.acks ?? -1;
     let next = this.roundRobin.get(topic) ?? 0;
-    for (const message of record.messages) {
-      let partition = message.partition;
-      if (partition === undefined) partition = message.key === undefined || message.key === null ? next++ % partitions : defaultPartition(toBuffer(message.key), partitions);
-      perPartition[partition].push(message);
+    const placed: Message[] = new Array(record.messages.length);
+    for (let i = 0; i < placed.length; i++) {
+      const message = record.messages[i];
+      const key = message.key === undefined || message.key === null ? undefined : toBuffer(message.key);
+      const partition = message.partition ?? (key === undefined ? next++ % partitions : defaultPartition(key, partitions));
+      placed[i] = { topic, partition, key, value: message.value === null ? undefined : toBuffer(message.value), headers: message.headers === undefined ? undefined : headersOf(message.headers) };
     }
     this.roundRobin.set(topic, next % partitions);
-    const acks = record.acks ?? -1;
-    const slices = perPartition.map((messages) => produceSlices(messages));
+    if (produceSlices(record.messages).length === 1) return [await this.client.send({ acks, messages: placed })];
+    // Larger: each round sends the next slice of every partition (slices cut on the messages as given, taken from `placed` by count).
+    const perPartition: Message[][] = Array.from({ length: partitions }, () => []);
+    const originals: PortOutgoingMessage[][] = Array.from({ length: partitions }, () => []);
+    for (let i = 0; i < placed.length; i++) {
+      perPartition[placed[i].partition!].push(placed[i]);
+      originals[placed[i].partition!].push(record.messages[i]);
+    }
+    const slices = originals.map((messages) => produceSlices(messages).map((slice) => slice.length));
     const rounds = Math.max(...slices.map((s) => s.length));
+    const starts = new Array<number>(partitions).fill(0);
     const acknowledged: unknown[] = [];
     for (let round = 0; round < rounds; round++) {
       const messages: Message[] = [];
       for (let partition = 0; partition < partitions; partition++) {
-        for (const message of slices[partition][round] ?? []) messages.push({ topic, partition, key: message.key === undefined || message.key === null ? undefined : toBuffer(message.key), value: message.value === null ? undefined : toBuffer(message.value), headers: message.headers === undefined ? undefined : headersOf(message.headers) });
+        const length = slices[partition][round] ?? 0;
+        for (let k = starts[partition]; k < starts[partition] + length; k++) messages.push(perPartition[partition][k]);
+        starts[partition] += length;
       }
       acknowledged.push(await this.client.send({ acks, messages }));
     }

@@ -43,7 +43,10 @@ const prediction = (predictionId: string): LoggedPrediction => ({
   predictionId, x: [1, 0.5], version: 'v1', mean: 0.6, variance: 0.24, interval: [0.4, 0.8], level: 0.9, predictedAt: 0, instance: 'test', family: 'adf-logit', dim: 2,
 });
 
-const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+/** Lets settled sends' callbacks run, then the sends the log makes at the end of that turn of the event loop. */
+const settle = async (): Promise<void> => {
+  for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
+};
 
 describe('KafkaPredictionLog', () => {
   it(`writes through ${KafkaPredictionLog.PRODUCERS} idempotent producers by default: a prediction logged while a send is in flight goes out at once on another, and each log resolves with its own send`, async () => {
@@ -53,6 +56,7 @@ describe('KafkaPredictionLog', () => {
     expect([port.made, port.connected]).toEqual([KafkaPredictionLog.PRODUCERS, KafkaPredictionLog.PRODUCERS]);
     const resolved: string[] = [];
     void log.log([prediction('a')]).then(() => resolved.push('a'));
+    await settle();
     void log.log([prediction('b')]).then(() => resolved.push('b'));
     await settle();
     expect(port.sends.map((s) => [s.producer, s.keys])).toEqual([[0, ['a']], [1, ['b']]]);

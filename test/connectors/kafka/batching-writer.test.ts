@@ -52,13 +52,16 @@ function pool(count: number): { writer: BatchingWriter; producers: HeldProducer[
   return { writer, producers, sends, outcomes, append };
 }
 
-/** Lets settled sends' callbacks run. */
-const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+/** Lets settled sends' callbacks run, then the sends the writer makes at the end of that turn of the event loop. */
+const settle = async (): Promise<void> => {
+  for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
+};
 
 describe('BatchingWriter over a pool of producers', () => {
   it('keeps a send in flight on each producer at once, never two on one, and batches what arrives while all are busy', async () => {
     const { writer, producers, sends, append } = pool(2);
     append('a');
+    await settle();
     append('b');
     await settle();
     expect(sends.map((s) => [s.producer, s.keys])).toEqual([[0, ['a']], [1, ['b']]]);
@@ -75,9 +78,22 @@ describe('BatchingWriter over a pool of producers', () => {
     await writer.drain();
   });
 
+  it('sends the appends of one turn of the event loop together, on one idle producer, at the end of the turn', async () => {
+    const { writer, sends, append } = pool(2);
+    append('a');
+    append('b');
+    append('c');
+    expect(sends).toHaveLength(0);
+    await settle();
+    expect(sends.map((s) => [s.producer, s.keys])).toEqual([[0, ['a', 'b', 'c']]]);
+    sends[0].ack();
+    await writer.drain();
+  });
+
   it('settles each append when the send holding it does, whichever is acknowledged first', async () => {
     const { sends, outcomes, append } = pool(2);
     append('a');
+    await settle();
     append('b');
     await settle();
     sends[1].ack();
@@ -92,6 +108,7 @@ describe('BatchingWriter over a pool of producers', () => {
   it('fails exactly the appends a failed send carried, with a retriable io error naming the topic, and no other', async () => {
     const { sends, outcomes, append } = pool(2);
     append('a');
+    await settle();
     append('b');
     await settle();
     append('c');
