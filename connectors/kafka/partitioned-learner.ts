@@ -81,7 +81,7 @@ export interface PartitionedLearnerOptions {
   readonly sessionTimeoutMs?: number | undefined;
   /** Most bytes per partition in one Fetch; default 256 KiB (`KafkaSourceOptions.maxBytesPerPartition` says why). */
   readonly maxBytesPerPartition?: number | undefined;
-  /** Records per model update (and, decoding in this thread, per learn call and heartbeat; a decoding worker is handed as many whole minibatches as fit in 2,048 records per call); default 1,000. */
+  /** Records per model update (and, decoding in this thread, per learn call and heartbeat; a decoding worker is handed as many whole minibatches as fit in 1,024 records per call); default 1,000. */
   readonly chunkSize?: number | undefined;
   /** Each partition's model in its own worker thread (`WorkerLearner`, default) or in this thread (`InProcessLearner`). */
   readonly worker?: boolean | undefined;
@@ -113,11 +113,9 @@ const DECODING_WORKER = 'connectors/kafka/decoding-model-worker.js';
  * Records handed to a partition's decoding worker in one message: as many whole minibatches
  * (`chunkSize` records each) as fit, at least one. The worker still learns them in one update each,
  * scored before it, but a message and its reply cost both threads about 0.3 ms whatever their size,
- * which at one per minibatch of 256 was a large share of the runtime's own cost. At 2,048 a fetch of
- * the default 256 KiB per partition (about 1,100 records of p = 10) goes in one message, where 1,024
- * sent it in two, the second a tenth of the records.
+ * which at one per minibatch of 256 was a large share of the runtime's own cost.
  */
-const RECORDS_PER_MESSAGE = 2_048;
+const RECORDS_PER_MESSAGE = 1_024;
 
 /** How often owed commits (a durable snapshot whose offset the group refused during a rebalance) are retried, ms. */
 const COMMIT_RETRY_MS = 2_000;
