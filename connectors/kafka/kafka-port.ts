@@ -27,7 +27,11 @@ export interface PortOutgoingMessage {
   headers?: PortHeaders;
 }
 
-/** One consumed record (offsets are decimal strings, as in KafkaJS). */
+/**
+ * One consumed record (offsets are decimal strings, as in KafkaJS). With the `platformatic` client the
+ * offset, timestamp and headers are accessors made when read: copy a message field by field (a spread
+ * `{ ...message }` keeps only the key and the value); `JSON.stringify` writes every field.
+ */
 export interface PortMessage {
   readonly key: Buffer | null;
   readonly value: Buffer | null;

@@ -35,6 +35,11 @@ export class PlatformaticMessage implements PortMessage {
     return String(this.firstTimestamp + Number(this.record.timestampDelta));
   }
 
+  /** Every field by name, as `JSON.stringify` and loggers read a message (a spread copies only the key and the value). */
+  toJSON(): { key: Buffer | null; value: Buffer | null; offset: string; timestamp: string; headers: PortHeaders } {
+    return { key: this.key, value: this.value, offset: this.offset, timestamp: this.timestamp, headers: this.headers };
+  }
+
   /** As kafkajs gives them: a repeated name becomes an array; a header without a name or value is left out. */
   get headers(): PortHeaders {
     const headers = this.record.headers;

@@ -19,6 +19,7 @@ describe('a message read from a @platformatic/kafka record', () => {
         const expected: { [key: string]: Buffer[] } = {};
         for (const [n, v] of record.headers) if (n !== null && v !== null) (expected[n.toString()] ??= []).push(v);
         expect(message.headers).toEqual(Object.fromEntries(Object.entries(expected).map(([n, vs]) => [n, vs.length === 1 ? vs[0] : vs])));
+        expect(JSON.parse(JSON.stringify(message))).toEqual(JSON.parse(JSON.stringify({ key: message.key, value: message.value, offset: message.offset, timestamp: message.timestamp, headers: message.headers })));
       },
     ));
   });
