@@ -38,5 +38,12 @@ describe('vb-linear-ard: a weight that re-enters the fit', () => {
     gemv(V, d, d, model.snapshot().arrays.xty, full);
     for (let i = 0; i < d; i++) expect(Object.is(w[i], full[i]), `weight ${i + 1}`).toBe(true);
   });
-});
 
+  it('a weight whose re-entry precision underflows to 0 stays pruned: the fit is finite, not a refused batch (fast-check counterexample of "never produces NaN")', () => {
+    // The first feature's scale (7.6e-155) makes s_i² underflow to 0: α_i = 0 gave V_N⁻¹ a diagonal of 5.7e-309, then NaN.
+    const model = vbLinearArdFamily.create(2);
+    model.update({ x: Float64Array.of(0, 0, 7.567784025750697e-155, -51.31833700541332), y: Float64Array.of(0, 999732.0966847135), n: 2, d: 2 });
+    const { w, V, L, bn } = model.posterior();
+    for (const v of [...w, ...V, L, bn]) expect(Number.isFinite(v)).toBe(true);
+  });
+});

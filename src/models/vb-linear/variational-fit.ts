@@ -143,7 +143,8 @@ export function fitVbLinear(state: VbLinearState, warmAlpha?: Float64Array, warm
         if (pruned[i] === 1) {
           if (reentered[i] === 1) continue;
           const precision = reentryPrecision(i, d, candidates, k++, xtx, xty, w, expectedTau);
-          if (precision < threshold) { pruned[i] = 2; reentered[i] = 1; expectedAlpha[i] = precision / expectedTau; changed++; }
+          // A precision that underflows to 0 (a feature of scale ~1e-155: s_i² < 5e-324) is no prior: the weight stays pruned.
+          if (precision < threshold && precision / expectedTau > 0) { pruned[i] = 2; reentered[i] = 1; expectedAlpha[i] = precision / expectedTau; changed++; }
         } else if (optimalPrecision(V[i * d + i], w[i], alphaOfV[i], expectedTau) >= threshold) {
           pruned[i] = 1;
           changed++;
