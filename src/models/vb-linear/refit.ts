@@ -8,7 +8,8 @@ import { updateExpectedAlpha } from './alpha-update.js';
  * over the state's posterior. The fit starts from E[α] one update ahead of the current q when the
  * last refit converged on data (`state.warm`) and `fromScratch` is not set, with the weights ARD
  * pruned then still out (each may re-enter), else from c0/d0 — the reference's fit of these
- * statistics, bit for bit (a model's first fit, a merge). XᵀX is first mirrored from its upper
+ * statistics, bit for bit (a model's first fit, a merge). The fit writes w_N and V_N over the state's (the shell
+ * keeps the old state and puts it back if the fit throws). XᵀX is first mirrored from its upper
  * triangle (the per-record updates keep only that). Statistics that overflowed are left for the
  * model's finiteness check (which refuses the update as a non-finite posterior) instead of failing
  * inside the fit.
@@ -21,9 +22,7 @@ export function refitVbLinear(state: VbLinearState, fromScratch = false): void {
     start = state.alpha.slice();
     updateExpectedAlpha(state, state.w, state.V, state.an / state.bn, state.pruned, start);
   }
-  const fit = fitVbLinear(state, start, start === undefined ? undefined : state.pruned);
-  state.w.set(fit.w);
-  state.V.set(fit.V);
+  const fit = fitVbLinear(state, state, start, start === undefined ? undefined : state.pruned);
   state.alpha.set(fit.alpha);
   state.pruned.set(fit.pruned);
   state.logDetV = fit.logDetV;

@@ -5,8 +5,18 @@ import { quadraticForm } from '../../linalg/quadratic-form.js';
 import { spdInverse } from '../../linalg/spd-inverse.js';
 import { updateExpectedAlpha } from './alpha-update.js';
 import { vbLinearBoundConstant, vbLinearBoundWithoutConstants } from './objective.js';
+import { passScratch } from './pass-scratch.js';
 import type { VbLinearPosterior } from './posterior.js';
 import type { VbLinearState } from './state.js';
+
+/** Where a fit writes w_N (d) and V_N (d×d, whole): the state's own arrays in a refit. */
+export interface VbLinearFitTarget {
+  readonly w: Float64Array;
+  readonly V: Float64Array;
+}
+
+/** What a fit returns besides w_N and V_N (written to its {@link VbLinearFitTarget}). */
+export type VbLinearFit = Omit<VbLinearPosterior, 'w' | 'V' | 'invV'>;
 
 /**
  * Variational Bayes for linear regression from sufficient statistics (Drugowitsch §2.2, eq. 7–15;
@@ -20,7 +30,8 @@ import type { VbLinearState } from './state.js';
  *
  * `warmAlpha` (E[α] of an earlier fit, e.g. before the last update) replaces the start c0/d0; the
  * stopping rule is the same, so the result agrees with the cold fit to the fit's own tolerance.
- * Without it the fit is the reference's, bit for bit.
+ * Without it the fit is the reference's, bit for bit. w_N and V_N are written into `into` (nothing of d² is allocated;
+ * the passes' scratch is this thread's {@link passScratch}); the arrays are read only as the fit writes them.
  *
  * ARD pruning (`state.pruneThreshold` finite): when the passes have converged, each kept weight's
  * relevance is judged by the precision that maximises the marginal likelihood given the other
@@ -39,7 +50,7 @@ import type { VbLinearState } from './state.js';
  * fit's pruned weights) starts a warm refit with them out.
  */
 
-export function fitVbLinear(state: VbLinearState, warmAlpha?: Float64Array, warmPruned?: ArrayLike<number>): VbLinearPosterior {
+export function fitVbLinear(state: VbLinearState, into: VbLinearFitTarget, warmAlpha?: Float64Array, warmPruned?: ArrayLike<number>): VbLinearFit {
   const { dim: d, ard, prior, xtx, xty, yty, n } = state;
   const an = state.prior.a0 + n / 2;
   const cn = ard ? prior.c0 + 0.5 : prior.c0 + d / 2;
@@ -54,17 +65,15 @@ export function fitVbLinear(state: VbLinearState, warmAlpha?: Float64Array, warm
   let prunedCount = 0;
   if (pruning && warmPruned !== undefined) for (let i = 0; i < d; i++) if (warmPruned[i] === 1) { pruned[i] = 1; prunedCount++; }
   const reentered = new Uint8Array(d);
-  // Whether the last pass ran with weights pruned (on the kept block), and which: V_N, and V_N⁻¹ with their rows and
-  // columns isolated (1 on the diagonal), are written whole once, at the end.
-  const invertedPruned = new Uint8Array(d);
+  // Whether the last pass ran with weights pruned (on the kept block): V_N is then written whole once, at the end.
   let lastPassPruned = false;
   const alphaOfV = new Float64Array(alphaCount);
-  const invV = new Float64Array(d * d);
-  const V = new Float64Array(d * d);
+  const { w, V } = into;
   const d2 = d * d;
-  const scratch = passScratch(pruning ? 4 * d2 : d2);
+  const scratch = passScratch.take(pruning ? 4 * d2 : 2 * d2);
   const factor = scratch.subarray(0, d2);
-  const w = new Float64Array(d);
+  // A pass on all the weights uses the second d² (the kept blocks are used only by passes with weights pruned).
+  const invV = scratch.subarray(d2, 2 * d2);
   // With weights pruned a pass runs on the m kept ones (in order): their block of XᵀX, V_N and Xᵀy, k·m² instead of d².
   const kept = new Int32Array(pruning ? d : 0);
   let m = d;
@@ -100,7 +109,6 @@ export function fitVbLinear(state: VbLinearState, warmAlpha?: Float64Array, warm
       keptPrecision.set(keptXtx.subarray(0, m2));
       for (let a = 0; a < m; a++) keptPrecision[a * m + a] += expectedAlpha[kept[a]];
       logDetV = -(m === 0 ? 0 : spdInverse(keptPrecision.subarray(0, m2), m, keptV.subarray(0, m2), factor.subarray(0, m2), { what: 'posterior precision V_N⁻¹' }));
-      invertedPruned.set(pruned);
       gemv(keptV, m, m, keptXty, keptW);
       w.fill(0);
       for (let a = 0; a < m; a++) {
@@ -164,24 +172,9 @@ export function fitVbLinear(state: VbLinearState, warmAlpha?: Float64Array, warm
   if (lastPassPruned) {
     V.fill(0);
     for (let a = 0; a < m; a++) for (let b = 0; b < m; b++) V[kept[a] * d + kept[b]] = keptV[a * m + b];
-    invV.set(xtx);
-    for (let i = 0; i < d; i++) invV[i * d + i] += alphaOfV[i];
-    isolatePruned(invV, d, invertedPruned, 1);
   }
-  if (prunedCount > 0) isolatePruned(invV, d, pruned, 0);
-  return { w, V, invV, logDetV, an, bn, E_a: expectedAlpha, alpha: alphaOfV, L, iterations, stopReason, pruned };
-}
-
-/** This thread's scratch of the passes (the factor, the kept blocks), grown, never shrunk: a fit allocates only what it returns. */
-let scratchOfPasses = new Float64Array(0);
-
-/**
- * At least `doubles` values of scratch, whose contents are left over from an earlier fit: every pass writes what
- * it reads (the factor, the kept blocks of XᵀX, V_N⁻¹ and V_N) before reading it.
- */
-function passScratch(doubles: number): Float64Array {
-  if (scratchOfPasses.length < doubles) scratchOfPasses = new Float64Array(doubles);
-  return scratchOfPasses;
+  passScratch.trim();
+  return { logDetV, an, bn, E_a: expectedAlpha, alpha: alphaOfV, L, iterations, stopReason, pruned };
 }
 
 /** Writes the weights not pruned, in order, to the front of `kept` and returns how many. */
@@ -251,13 +244,4 @@ function optimalPrecision(vii: number, wi: number, alphaI: number, expectedTau: 
   const q = (expectedTau * wi) / vii;
   const excess = q * q - s;
   return excess > 0 ? (s * s) / excess : Infinity;
-}
-
-/** Zeroes the rows and columns of the pruned weights in the d×d matrix `m` and puts `diagonal` on their diagonal entries. */
-function isolatePruned(m: Float64Array, d: number, pruned: Uint8Array, diagonal: number): void {
-  for (let i = 0; i < d; i++) {
-    if (pruned[i] === 0) continue;
-    for (let j = 0; j < d; j++) { m[i * d + j] = 0; m[j * d + i] = 0; }
-    m[i * d + i] = diagonal;
-  }
 }
