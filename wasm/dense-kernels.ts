@@ -190,3 +190,18 @@ function dotRows(x: usize, y: usize, n: i32, j: i32, yTriangle: i32): f64 {
 
 export { choleskyFactor, choleskyInverse, gemmNnAccumulate, lowerTransposedTimesTiled, solveLowerRows, solveLowerTransposedTiled } from './triangular-kernels';
 export { shermanMorrisonPairUpper, symmetricGemvUpper } from './symmetric-kernels';
+
+/** Whether each of the `length` values from `x` is within ±max (|v| ≤ max; NaN is not): eight values a step, two per compare. */
+export function allWithin(x: usize, length: i32, max: f64): bool {
+  const limit = f64x2.splat(max);
+  let within = i64x2.splat(-1);
+  let k = 0;
+  for (; k + 8 <= length; k += 8) {
+    const at = x + (<usize>k << 3);
+    const a = v128.and(f64x2.le(f64x2.abs(v128.load(at)), limit), f64x2.le(f64x2.abs(v128.load(at, 16)), limit));
+    const b = v128.and(f64x2.le(f64x2.abs(v128.load(at, 32)), limit), f64x2.le(f64x2.abs(v128.load(at, 48)), limit));
+    within = v128.and(within, v128.and(a, b));
+  }
+  for (; k < length; k++) if (!(abs<f64>(load<f64>(x + (<usize>k << 3))) <= max)) return false;
+  return i64x2.all_true(within);
+}

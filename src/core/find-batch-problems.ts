@@ -1,3 +1,4 @@
+import { allWithin } from '../linalg/all-within.js';
 import type { Batch } from './batch.js';
 import { featureProblem } from './feature-problem.js';
 import type { InputProblem } from './input-problem.js';
@@ -24,9 +25,10 @@ export interface BatchRules {
  * beyond `maxAbsInput` or (for families without weights) not 1. Rows are 1-based,
  * offset by `batch.firstRow`; columns are 1-based feature indices, `y` or `weight`. One problem per
  * row (the first found). A batch whose declared shape does not fit `dim` or its arrays throws
- * {@link ShapeError} instead: no row of it can be trusted.
+ * {@link ShapeError} instead: no row of it can be trusted. With `stage`, X is left copied into the dense kernels
+ * (`DenseKernels.stage`; the caller unstages it when done).
  */
-export function findBatchProblems(batch: Batch, dim: number, rules: BatchRules): InputProblem[] {
+export function findBatchProblems(batch: Batch, dim: number, rules: BatchRules, stage = false): InputProblem[] {
   const { x, y, n, d, weights } = batch;
   if (!Number.isInteger(n) || n < 0) throw new ShapeError('batch size must be a non-negative integer', { field: 'n', value: n });
   if (d !== dim) throw new ShapeError(`batch has ${d} features but the model has ${dim}`, { field: 'd', value: d });
@@ -36,7 +38,9 @@ export function findBatchProblems(batch: Batch, dim: number, rules: BatchRules):
   const firstRow = batch.firstRow ?? 1;
   const { maxAbsInput } = rules;
   let problems: InputProblem[] | undefined;
-  const featuresClean = allWithin(x, n * d, maxAbsInput);
+  // One flat check of all the features first ({@link allWithin}, with `stage` leaving X in the dense kernels for the
+  // update's XᵀX); only when it fails does the row-by-row scan below look for each row's first bad value.
+  const featuresClean = allWithin(x, n * d, maxAbsInput, stage);
   for (let i = 0; i < n; i++) {
     const row = firstRow + i;
     const base = i * d;
@@ -61,26 +65,4 @@ export function findBatchProblems(batch: Batch, dim: number, rules: BatchRules):
     if (problem !== undefined) (problems ??= []).push(problem);
   }
   return problems ?? NO_PROBLEMS;
-}
-
-/**
- * Whether the first `length` values are all within ±max (NaN is not): one flat pass, four values a step, two
- * comparisons a value instead of a `Math.abs` (about 105 µs for 1,000 × 100 against 130 with `Math.abs` and 230 for
- * the row-by-row scan that finds each row's first bad value, which runs only when this fails).
- */
-function allWithin(values: Float64Array, length: number, max: number): boolean {
-  const min = -max;
-  let k = 0;
-  for (; k + 4 <= length; k += 4) {
-    const v0 = values[k];
-    const v1 = values[k + 1];
-    const v2 = values[k + 2];
-    const v3 = values[k + 3];
-    if (!(v0 <= max && v0 >= min && v1 <= max && v1 >= min && v2 <= max && v2 >= min && v3 <= max && v3 >= min)) return false;
-  }
-  for (; k < length; k++) {
-    const v = values[k];
-    if (!(v <= max && v >= min)) return false;
-  }
-  return true;
 }

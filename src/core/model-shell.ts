@@ -1,3 +1,4 @@
+import { denseKernels } from '../linalg/dense-kernels.js';
 import type { Rng } from '../rng/rng.js';
 import type { Batch } from './batch.js';
 import { checkFeatures } from './check-features.js';
@@ -92,15 +93,17 @@ export class ModelShell<Options extends object = object, State extends FamilySta
     return findBatchProblems(batch, this.state.dim, this.rules);
   }
 
+  /** Checks the batch as `validate` does (leaving X staged in the dense kernels for the step's XᵀX, unstaged before returning), then commits the family's step. */
   update(batch: Batch): UpdateStats {
-    const problems = this.validate(batch);
-    if (problems.length > 0) throw inputErrorOf(problems);
-    if (batch.n === 0) return { records: 0 };
-    this.pending = batch;
     try {
+      const problems = findBatchProblems(batch, this.state.dim, this.rules, true);
+      if (problems.length > 0) throw inputErrorOf(problems);
+      if (batch.n === 0) return { records: 0 };
+      this.pending = batch;
       return this.commit(this.stepPending, this.definition.deferredBackup === true);
     } finally {
       this.pending = undefined;
+      denseKernels.unstage();
     }
   }
 

@@ -21,6 +21,7 @@ interface DenseKernelExports {
   choleskyInverse(l: number, n: number, out: number, inv: number): void;
   symmetricGemvUpper(a: number, n: number, x: number, out: number): void;
   shermanMorrisonPairUpper(a: number, alpha: number, x: number, b: number, u: number, n: number, haveU: number): number;
+  allWithin(x: number, length: number, max: number): number;
 }
 
 /**
@@ -32,6 +33,9 @@ class DenseKernels {
   readonly kernels: DenseKernelExports;
   private readonly base: number;
   private view: Float64Array;
+  /** The array whose first {@link stagedLength} values {@link stage} left at the start of the scratch (until the next `reserve` or `write`). */
+  private staged: Float64Array | undefined;
+  private stagedLength = 0;
 
   constructor(binary: Uint8Array) {
     const module = new WebAssembly.Module(binary);
@@ -46,6 +50,7 @@ class DenseKernels {
    * the same operands ask for the same bytes again.
    */
   reserve(doubles: number): number {
+    this.staged = undefined;
     const needed = this.base + doubles * 8;
     // Only `reserve` grows the memory (the kernels allocate nothing), so the view's length is the memory's.
     if (needed > this.view.byteLength) {
@@ -63,12 +68,36 @@ class DenseKernels {
 
   /** Copies `length` values of `source` from `offset` to Float64 index `at` of the module's memory. */
   write(at: number, source: Float64Array, length: number, offset = 0): void {
+    this.staged = undefined;
     if (length <= SHORT) {
       const view = this.view;
       for (let i = 0; i < length; i++) view[at + i] = source[offset + i];
       return;
     }
     this.view.set(offset === 0 && source.length === length ? source : source.subarray(offset, offset + length), at);
+  }
+
+  /**
+   * Copies the first `length` values of `source` to the start of the scratch (the index `reserve` returns, which it
+   * returns here) and remembers that they are there: {@link holds} says so until the next `reserve`, `write` or
+   * {@link unstage}. A caller that checks an operand before the kernel that takes it copies it once.
+   */
+  stage(source: Float64Array, length: number): number {
+    const at = this.reserve(length);
+    this.write(at, source, length);
+    this.staged = source;
+    this.stagedLength = length;
+    return at;
+  }
+
+  /** Whether the start of the scratch holds the first `length` values of `source`, copied by {@link stage} (the same array object, nothing reserved or written since). */
+  holds(source: Float64Array, length: number): boolean {
+    return this.staged === source && this.stagedLength === length;
+  }
+
+  /** Forgets the staged copy (its owner may change the array's values from here on). */
+  unstage(): void {
+    this.staged = undefined;
   }
 
   /**
