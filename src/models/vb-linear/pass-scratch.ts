@@ -1,8 +1,8 @@
-/** Scratch kept after a fit up to this many values (4 MiB: an ARD fit up to d = 362, a plain one up to d = 724); a larger one is released. */
+/** Scratch kept after a fit up to this many values (4 MiB: an ARD fit up to d = 418, a plain one up to d = 724); a larger one is released. */
 const RETAINED_VALUES = 1 << 19;
 
 /**
- * This thread's scratch of `fitVbLinear`'s passes (the factor, V_N⁻¹, the kept blocks), kept between fits so that a
+ * This thread's scratch of `fitVbLinear`'s passes (V_N⁻¹, the kept blocks), kept between fits so that a
  * fit allocates nothing of d² itself; the contents are left over from an earlier fit: every pass writes what it reads
  * before reading it.
  */

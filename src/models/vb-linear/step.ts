@@ -1,7 +1,8 @@
 import type { Batch } from '../../core/batch.js';
 import type { UpdateStats } from '../../core/online-model.js';
 import { dot } from '../../linalg/dot.js';
-import { gramAccumulate } from '../../linalg/gram-accumulate.js';
+import { gramAccumulateUpper } from '../../linalg/gram-accumulate-upper.js';
+import { mirrorUpper } from '../../linalg/mirror-upper.js';
 import { shermanMorrisonPairUpper } from '../../linalg/sherman-morrison-pair-upper.js';
 import { heldAlphaPosterior } from './held-alpha-posterior.js';
 import { refitVbLinear } from './refit.js';
@@ -42,7 +43,8 @@ export function vbLinearStep(state: VbLinearState, batch: Batch, workspace: VbLi
     refitVbLinear(state);
   } else if (n * BLOCK_RECORDS_PER_WEIGHT >= d) {
     addBatch(state, batch);
-    workspace.block ??= new Float64Array(4 * d * d);
+    mirrorUpper(state.xtx, d);
+    workspace.block ??= new Float64Array(3 * d * d);
     heldAlphaPosterior(state, workspace.block);
     state.an = state.prior.a0 + state.n / 2;
   } else {
@@ -52,10 +54,10 @@ export function vbLinearStep(state: VbLinearState, batch: Batch, workspace: VbLi
   return { records: n };
 }
 
-/** The batch into XᵀX (both triangles) and Xᵀy (one WebAssembly call; the terms of {@link addTargets}), yᵀy and N. */
+/** The batch into XᵀX's upper triangle (the caller mirrors it) and Xᵀy (one WebAssembly call; the terms of {@link addTargets}), yᵀy and N. */
 function addBatch(state: VbLinearState, batch: Batch): void {
   const { x, y, n, d, weights } = batch;
-  gramAccumulate(x, n, d, state.xtx, 1, weights, y, state.xty);
+  gramAccumulateUpper(x, n, d, state.xtx, weights, 1, y, state.xty);
   for (let r = 0; r < n; r++) {
     const omega = weights === undefined ? 1 : weights[r];
     state.yty += omega * y[r] * y[r];

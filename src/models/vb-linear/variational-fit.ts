@@ -70,16 +70,15 @@ export function fitVbLinear(state: VbLinearState, into: VbLinearFitTarget, warmA
   const alphaOfV = new Float64Array(alphaCount);
   const { w, V } = into;
   const d2 = d * d;
-  const scratch = passScratch.take(pruning ? 4 * d2 : 2 * d2);
-  const factor = scratch.subarray(0, d2);
-  // A pass on all the weights uses the second d² (the kept blocks are used only by passes with weights pruned).
-  const invV = scratch.subarray(d2, 2 * d2);
+  const scratch = passScratch.take(pruning ? 3 * d2 : d2);
+  // A pass on all the weights uses the first d² for V_N⁻¹ (the kept blocks are used only by passes with weights pruned).
+  const invV = scratch.subarray(0, d2);
   // With weights pruned a pass runs on the m kept ones (in order): their block of XᵀX, V_N and Xᵀy, k·m² instead of d².
   const kept = new Int32Array(pruning ? d : 0);
   let m = d;
-  const keptXtx = scratch.subarray(d2, pruning ? 2 * d2 : d2);
-  const keptPrecision = scratch.subarray(2 * d2, pruning ? 3 * d2 : 2 * d2);
-  const keptV = scratch.subarray(3 * d2, pruning ? 4 * d2 : 3 * d2);
+  const keptXtx = scratch.subarray(0, pruning ? d2 : 0);
+  const keptPrecision = scratch.subarray(d2, pruning ? 2 * d2 : d2);
+  const keptV = scratch.subarray(2 * d2, pruning ? 3 * d2 : 2 * d2);
   const keptXty = new Float64Array(pruning ? d : 0);
   const keptW = new Float64Array(pruning ? d : 0);
   let logDetV = 0;
@@ -108,7 +107,7 @@ export function fitVbLinear(state: VbLinearState, into: VbLinearFitTarget, warmA
       const m2 = m * m;
       keptPrecision.set(keptXtx.subarray(0, m2));
       for (let a = 0; a < m; a++) keptPrecision[a * m + a] += expectedAlpha[kept[a]];
-      logDetV = -(m === 0 ? 0 : spdInverse(keptPrecision.subarray(0, m2), m, keptV.subarray(0, m2), factor.subarray(0, m2), { what: 'posterior precision V_N⁻¹' }));
+      logDetV = -(m === 0 ? 0 : spdInverse(keptPrecision.subarray(0, m2), m, keptV.subarray(0, m2), undefined, { what: 'posterior precision V_N⁻¹' }));
       gemv(keptV, m, m, keptXty, keptW);
       w.fill(0);
       for (let a = 0; a < m; a++) {
@@ -120,7 +119,7 @@ export function fitVbLinear(state: VbLinearState, into: VbLinearFitTarget, warmA
     } else {
       invV.set(xtx);
       for (let i = 0; i < d; i++) invV[i * d + i] += ard ? expectedAlpha[i] : expectedAlpha[0];
-      logDetV = -spdInverse(invV, d, V, factor, { what: 'posterior precision V_N⁻¹' });
+      logDetV = -spdInverse(invV, d, V, undefined, { what: 'posterior precision V_N⁻¹' });
       gemv(V, d, d, xty, w);
       wXtXw = quadraticForm(xtx, d, w);
       for (let i = 0; i < d * d; i++) traceXtxV += xtx[i] * V[i];

@@ -18,7 +18,7 @@ export interface VbLinearWorkspace {
   readonly predictedX: Float64Array;
   readonly predictedVx: Float64Array;
   predictedValid: boolean;
-  /** Scratch (4·d²) of a minibatch's one-solve update, allocated by the first. */
+  /** Scratch (3·d²) of a minibatch's one-solve update, allocated by the first. */
   block: Float64Array | undefined;
 }
 
