@@ -76,6 +76,8 @@ export function fitVbLinear(state: VbLinearState, into: VbLinearFitTarget, warmA
   // With weights pruned a pass runs on the m kept ones (in order): their block of XᵀX, V_N and Xᵀy, k·m² instead of d².
   const kept = new Int32Array(pruning ? d : 0);
   let m = d;
+  // Whether kept, m and the kept blocks of XᵀX and Xᵀy must be gathered again: they change only with the pruned set (a full pass overwrites keptXtx).
+  let keptStale = true;
   const keptXtx = scratch.subarray(0, pruning ? d2 : 0);
   const keptPrecision = scratch.subarray(d2, pruning ? 2 * d2 : d2);
   const keptV = scratch.subarray(2 * d2, pruning ? 3 * d2 : 2 * d2);
@@ -98,11 +100,14 @@ export function fitVbLinear(state: VbLinearState, into: VbLinearFitTarget, warmA
       // The pass on the kept block: V_N, w_N, wᵀXᵀXw and tr(XᵀX·V_N) are those of the whole matrices bit for bit, whose
       // pruned rows and columns are 0 in V_N and w_N (their terms are ±0, and a sum from +0 is never −0). V_N's
       // diagonal is written for q(α) and the pruning test; the whole V_N (and V_N⁻¹) once, at the end.
-      m = keptOf(pruned, d, kept);
-      for (let a = 0; a < m; a++) {
-        const row = kept[a] * d;
-        for (let b = 0; b < m; b++) keptXtx[a * m + b] = xtx[row + kept[b]];
-        keptXty[a] = xty[kept[a]];
+      if (keptStale) {
+        m = keptOf(pruned, d, kept);
+        for (let a = 0; a < m; a++) {
+          const row = kept[a] * d;
+          for (let b = 0; b < m; b++) keptXtx[a * m + b] = xtx[row + kept[b]];
+          keptXty[a] = xty[kept[a]];
+        }
+        keptStale = false;
       }
       const m2 = m * m;
       keptPrecision.set(keptXtx.subarray(0, m2));
@@ -118,6 +123,7 @@ export function fitVbLinear(state: VbLinearState, into: VbLinearFitTarget, warmA
       for (let k = 0; k < m2; k++) traceXtxV += keptXtx[k] * keptV[k];
     } else {
       invV.set(xtx);
+      keptStale = true;
       for (let i = 0; i < d; i++) invV[i * d + i] += ard ? expectedAlpha[i] : expectedAlpha[0];
       logDetV = -spdInverse(invV, d, V, undefined, { what: 'posterior precision V_N⁻¹' });
       gemv(V, d, d, xty, w);
@@ -158,6 +164,7 @@ export function fitVbLinear(state: VbLinearState, into: VbLinearFitTarget, warmA
         }
       }
       if (changed > 0) {
+        keptStale = true;
         prunedCount = 0;
         for (let i = 0; i < d; i++) if (pruned[i] === 2) pruned[i] = 0; else prunedCount += pruned[i];
         lLast = -Number.MAX_VALUE;
