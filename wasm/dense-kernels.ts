@@ -205,3 +205,56 @@ export function allWithin(x: usize, length: i32, max: f64): bool {
   for (; k < length; k++) if (!(abs<f64>(load<f64>(x + (<usize>k << 3))) <= max)) return false;
   return i64x2.all_true(within);
 }
+
+/**
+ * out_i = Σ_j a_ij·x_j for a row-major rows×cols A, every row's sum from +0 over j in order (the loop of `gemv`):
+ * eight rows at a time, two columns a step, the products of two rows shuffled into one vector per column (each
+ * lane one row's chain); the last rows mod 8 one at a time.
+ */
+export function gemvRows(a: usize, rows: i32, cols: i32, x: usize, out: usize): void {
+  const stride = <usize>cols << 3;
+  let i = 0;
+  for (; i + 8 <= rows; i += 8) {
+    const r0 = a + <usize>i * stride;
+    let s01 = f64x2.splat(0);
+    let s23 = f64x2.splat(0);
+    let s45 = f64x2.splat(0);
+    let s67 = f64x2.splat(0);
+    let j = 0;
+    for (; j + 2 <= cols; j += 2) {
+      const c = r0 + (<usize>j << 3);
+      const xs = v128.load(x + (<usize>j << 3));
+      const p0 = f64x2.mul(v128.load(c), xs);
+      const p1 = f64x2.mul(v128.load(c + stride), xs);
+      const p2 = f64x2.mul(v128.load(c + 2 * stride), xs);
+      const p3 = f64x2.mul(v128.load(c + 3 * stride), xs);
+      const p4 = f64x2.mul(v128.load(c + 4 * stride), xs);
+      const p5 = f64x2.mul(v128.load(c + 5 * stride), xs);
+      const p6 = f64x2.mul(v128.load(c + 6 * stride), xs);
+      const p7 = f64x2.mul(v128.load(c + 7 * stride), xs);
+      s01 = f64x2.add(f64x2.add(s01, v128.shuffle<f64>(p0, p1, 0, 2)), v128.shuffle<f64>(p0, p1, 1, 3));
+      s23 = f64x2.add(f64x2.add(s23, v128.shuffle<f64>(p2, p3, 0, 2)), v128.shuffle<f64>(p2, p3, 1, 3));
+      s45 = f64x2.add(f64x2.add(s45, v128.shuffle<f64>(p4, p5, 0, 2)), v128.shuffle<f64>(p4, p5, 1, 3));
+      s67 = f64x2.add(f64x2.add(s67, v128.shuffle<f64>(p6, p7, 0, 2)), v128.shuffle<f64>(p6, p7, 1, 3));
+    }
+    if (j < cols) {
+      const c = r0 + (<usize>j << 3);
+      const xj = f64x2.splat(load<f64>(x + (<usize>j << 3)));
+      s01 = f64x2.add(s01, f64x2.mul(f64x2(load<f64>(c), load<f64>(c + stride)), xj));
+      s23 = f64x2.add(s23, f64x2.mul(f64x2(load<f64>(c + 2 * stride), load<f64>(c + 3 * stride)), xj));
+      s45 = f64x2.add(s45, f64x2.mul(f64x2(load<f64>(c + 4 * stride), load<f64>(c + 5 * stride)), xj));
+      s67 = f64x2.add(s67, f64x2.mul(f64x2(load<f64>(c + 6 * stride), load<f64>(c + 7 * stride)), xj));
+    }
+    const o = out + (<usize>i << 3);
+    v128.store(o, s01);
+    v128.store(o, s23, 16);
+    v128.store(o, s45, 32);
+    v128.store(o, s67, 48);
+  }
+  for (; i < rows; i++) {
+    const row = a + <usize>i * stride;
+    let s: f64 = 0;
+    for (let j = 0; j < cols; j++) s += load<f64>(row + (<usize>j << 3)) * load<f64>(x + (<usize>j << 3));
+    store<f64>(out + (<usize>i << 3), s);
+  }
+}

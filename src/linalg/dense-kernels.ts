@@ -22,6 +22,7 @@ interface DenseKernelExports {
   symmetricGemvUpper(a: number, n: number, x: number, out: number): void;
   shermanMorrisonPairUpper(a: number, alpha: number, x: number, b: number, u: number, n: number, haveU: number): number;
   allWithin(x: number, length: number, max: number): number;
+  gemvRows(a: number, rows: number, cols: number, x: number, out: number): void;
 }
 
 /**

@@ -1,10 +1,18 @@
+import { ROW_SUMS_KERNEL_FROM, rowSumsInKernels } from './row-sums-in-kernels.js';
+
 /**
  * out = alpha·A·x + beta·out for a row-major rows×cols matrix A (BLAS dgemv, no transpose);
  * x is read from `x[xOffset ..]` and must not overlap `out`. With beta = 0, `out` need not be
  * initialised. Eight rows are summed together (eight independent accumulators sharing each load of
- * x); every row's sum still runs over j in order, so the result is that of one row at a time.
+ * x); every row's sum still runs over j in order, so the result is that of one row at a time. With beta = 0 and
+ * A of {@link ROW_SUMS_KERNEL_FROM} entries or more, the same sums come from the dense kernels ({@link rowSumsInKernels}).
  */
 export function gemv(a: Float64Array, rows: number, cols: number, x: Float64Array, out: Float64Array, alpha = 1, beta = 0, xOffset = 0): void {
+  if (beta === 0 && rows * cols >= ROW_SUMS_KERNEL_FROM) {
+    rowSumsInKernels(a, rows, cols, x, xOffset, out);
+    if (alpha !== 1) for (let r = 0; r < rows; r++) out[r] = alpha * out[r];
+    return;
+  }
   let i = 0;
   for (; i + 8 <= rows; i += 8) {
     const r0 = i * cols;
