@@ -99,7 +99,7 @@ export function fitVbLinear(state: VbLinearState, into: VbLinearFitTarget, warmA
     if (lastPassPruned) {
       // The pass on the kept block: V_N, w_N, wᵀXᵀXw and tr(XᵀX·V_N) are those of the whole matrices bit for bit, whose
       // pruned rows and columns are 0 in V_N and w_N (their terms are ±0, and a sum from +0 is never −0). V_N's
-      // diagonal is written for q(α) and the pruning test; the whole V_N (and V_N⁻¹) once, at the end.
+      // diagonal is written for q(α) and the pruning test; the whole V_N once, at the end.
       if (keptStale) {
         m = keptOf(pruned, d, kept);
         for (let a = 0; a < m; a++) {
