@@ -33,7 +33,9 @@ import { processCpuMs } from './process-cpu-ms.js';
  * loop on one partition and ≥ 1.5× it on four (both cores used). For four partitions each run's
  * ceiling is printed: the rate the machine's cores allow when the run and the broker share them and
  * nothing else runs, cores / (the run's CPU + the broker's CPU per record), over the bare loop's rate
- * (how far 1.5× is reachable on this machine at all).
+ * (how far 1.5× is reachable on this machine at all), and over the bare loop's own ceiling (one thread
+ * beside the broker: the lesser of 1 / its CPU and cores / (its CPU + the broker's) per record), which
+ * does not move with how much of a core the bare loop got on a loaded machine.
  * `KAFKA_RUNTIME_RECORDS` (default 200,000), `KAFKA_RUNTIME_REPEATS` (3), `KAFKA_RUNTIME_FAMILIES`
  * (adf-logit,vb-logit-online), `KAFKA_RUNTIME_PARTITIONS` (1,4), `KAFKA_RUNTIME_MINIBATCH` (the run's `minibatch.size`: a comma-separated list runs `vbstream run` once per size beside the same bare loop; default the config's); `KAFKA_RUNTIME_BASELINE=path` (the `cli/vbstream.js` of another build, e.g. an earlier commit's) runs that build's `vbstream run` too, beside the same bare loop; `KAFKA_RUNTIME_PROFILE=dir` runs
  * `vbstream run` under `node --cpu-prof` (profiles of the main and worker threads in dir/<partitions>p-<family>-<repeat>/).
@@ -132,12 +134,15 @@ const CORES = availableParallelism();
 /** The rate the cores allow a run when it and the broker share them and nothing else runs: cores / (its CPU + the broker's, per record), records/s. */
 const ceiling = (run: Figures): number => (CORES * 1000 * N) / (run.cpuMs + run.brokerCpuMs);
 
+/** The bare loop's ceiling: one thread beside the broker, the lesser of one core / its CPU and the cores / (its CPU + the broker's), per record, records/s. */
+const bareCeiling = (bare: Figures): number => Math.min((1000 * N) / bare.cpuMs, ceiling(bare));
+
 const line = (f: Figures, base?: Figures): string =>
   `    ${f.label.padEnd(21)} ${formatCount(f.rate).padStart(9)} records/s  ${((f.cpuMs * 1000) / N).toFixed(2).padStart(6)} CPU ms per 1,000 records${f.mainCpuMs === undefined ? '' : ` (main thread ${((f.mainCpuMs * 1000) / N).toFixed(2)})`}${base === undefined ? '' : `  ${(f.rate / base.rate).toFixed(2)}× the bare loop`}  broker ${((f.brokerCpuMs * 1000) / N).toFixed(2)} CPU ms per 1,000 records\n`;
 
 /** A four-partition run's ceiling on this machine's cores, over the bare loop's rate. */
 const ceilingLine = (run: Figures, bare: Figures): string =>
-  `      ceiling of the ${run.label} on ${CORES} cores: ${formatCount(ceiling(run))} records/s, ${(ceiling(run) / bare.rate).toFixed(2)}× the bare loop (${CORES} cores / (its ${((run.cpuMs * 1000) / N).toFixed(2)} + the broker's ${((run.brokerCpuMs * 1000) / N).toFixed(2)} CPU ms per 1,000 records))\n`;
+  `      ceiling of the ${run.label} on ${CORES} cores: ${formatCount(ceiling(run))} records/s, ${(ceiling(run) / bare.rate).toFixed(2)}× the bare loop (${CORES} cores / (its ${((run.cpuMs * 1000) / N).toFixed(2)} + the broker's ${((run.brokerCpuMs * 1000) / N).toFixed(2)} CPU ms per 1,000 records)), ${(ceiling(run) / bareCeiling(bare)).toFixed(2)}× the bare loop's own ceiling (${formatCount(bareCeiling(bare))} records/s)\n`;
 
 const broker = await startLocalKafka();
 const dir = mkdtempSync(join(tmpdir(), 'vbstream-kafka-runtime-'));
@@ -162,7 +167,7 @@ try {
         }
         process.stdout.write(`  ${family}, ${partitions} partition${partitions === 1 ? '' : 's'}, run ${repeat} of ${REPEATS} (load average ${loadavg()[0].toFixed(2)}):\n${line(plain, bare)}${line(bare)}${runs.map((run) => line(run, bare)).join('')}${partitions === 4 ? runs.map((run) => ceilingLine(run, bare)).join('') : ''}`);
         const target = TARGETS[partitions];
-        for (const run of runs) summary.push(`${family.padEnd(16)} ${String(partitions).padStart(2)}  run ${repeat}: ${run.label} ${(run.rate / bare.rate).toFixed(2)}× the bare loop${target === undefined ? '' : ` (target ≥ ${target}×)`}, ${(run.rate / plain.rate).toFixed(2)}× plain consume; bare loop ${(bare.rate / plain.rate).toFixed(2)}× plain consume${partitions === 4 ? `; ceiling ${(ceiling(run) / bare.rate).toFixed(2)}× the bare loop` : ''}`);
+        for (const run of runs) summary.push(`${family.padEnd(16)} ${String(partitions).padStart(2)}  run ${repeat}: ${run.label} ${(run.rate / bare.rate).toFixed(2)}× the bare loop${target === undefined ? '' : ` (target ≥ ${target}×)`}, ${(run.rate / plain.rate).toFixed(2)}× plain consume; bare loop ${(bare.rate / plain.rate).toFixed(2)}× plain consume${partitions === 4 ? `; ceiling ${(ceiling(run) / bare.rate).toFixed(2)}× the bare loop, ${(ceiling(run) / bareCeiling(bare)).toFixed(2)}× its ceiling` : ''}`);
       }
     }
   }
