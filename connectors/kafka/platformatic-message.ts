@@ -35,7 +35,7 @@ export class PlatformaticMessage implements PortMessage {
   }
 
   /** The offset as a double: exact below 2^53. */
-  get at(): number {
+  private get at(): number {
     return Number(this.recordBatch.firstOffset) + this.record.offsetDelta;
   }
 
