@@ -1,6 +1,7 @@
 import type { EncodedChunk } from '../../operators/encoded-chunk.js';
 import { EncodedValues } from '../../operators/worker/encoded-values.js';
 import type { DecoderSpec } from '../../operators/worker/worker-decoders.js';
+import { chunkOffsets } from './chunk-offsets.js';
 import type { PortMessage } from './kafka-port.js';
 
 /**
@@ -11,15 +12,9 @@ import type { PortMessage } from './kafka-port.js';
  * `minibatch`, the worker learns them in updates of that many records (`EncodedChunk.minibatch`).
  */
 export function encodeChunk(messages: readonly PortMessage[], from: number, to: number, nextOffset: number | null, parts: { readonly topic: string; readonly partition: number; readonly decoder: DecoderSpec; readonly minibatch?: number }): { chunk: EncodedChunk; consumed: number; nextOffset: number | null } {
-  let first = from;
-  if (nextOffset !== null) while (first < to && Number(messages[first].offset) < nextOffset) first++; // offsets rise within a partition
+  const { first, offsetAt, next } = chunkOffsets(messages, from, to, nextOffset);
   const count = to - first;
-  const firstOffset = count === 0 ? 0 : Number(messages[first].offset);
-  const lastOffset = count === 0 ? 0 : Number(messages[to - 1].offset);
-  // Offsets rise, so a span of count − 1 means no gap: the rows follow from the first (no offset read per record).
-  const rowAt = lastOffset - firstOffset === count - 1 ? (i: number) => firstOffset + i : (i: number) => Number(messages[first + i].offset);
-  const values = EncodedValues.pack(count, (i) => messages[first + i].value, rowAt);
-  const next = count === 0 ? nextOffset : lastOffset + 1;
+  const values = EncodedValues.pack(count, (i) => messages[first + i].value, (i) => offsetAt(first + i));
   const chunk: EncodedChunk = {
     kind: 'encoded', values, decoder: parts.decoder, consumed: count, ...(parts.minibatch === undefined ? {} : { minibatch: parts.minibatch }),
     positions: next === null ? {} : { [`${parts.topic}/${parts.partition}`]: next },

@@ -300,17 +300,21 @@ export class PlatformaticConsumer implements ConsumerPort {
         if (recordBatches.length === 0) continue;
         const last = recordBatches[recordBatches.length - 1];
         const lastOffset = last.firstOffset + BigInt(last.lastOffsetDelta);
-        const messages: PortMessage[] = [];
-        const from = Number(fetchOffset); // offsets and timestamps as doubles: exact below 2^53, and no BigInt per record
+        const from = Number(fetchOffset); // offsets as doubles: exact below 2^53, and no BigInt per record
+        // Records below the fetch offset (the head of the first record batch; offsets rise) are left out; the array is made at its size once.
+        const skip = ({ firstOffset, records }: (typeof recordBatches)[number]): number => {
+          let i = 0;
+          while (i < records.length && Number(firstOffset) + records[i].offsetDelta < from) i++;
+          return i;
+        };
+        let count = 0;
+        for (const recordBatch of recordBatches) if ((recordBatch.attributes & IS_CONTROL) === 0) count += recordBatch.records.length - skip(recordBatch);
+        const messages = new Array<PortMessage>(count);
+        let at = 0;
         for (const recordBatch of recordBatches) {
           if ((recordBatch.attributes & IS_CONTROL) !== 0) continue;
-          const firstOffset = Number(recordBatch.firstOffset);
-          const firstTimestamp = Number(recordBatch.firstTimestamp);
-          for (const record of recordBatch.records) {
-            const offset = firstOffset + record.offsetDelta;
-            if (offset < from) continue;
-            messages.push(new PlatformaticMessage(record, offset, firstTimestamp));
-          }
+          const records = recordBatch.records;
+          for (let i = skip(recordBatch); i < records.length; i++) messages[at++] = new PlatformaticMessage(records[i], recordBatch);
         }
         const resolve = (offset: bigint): void => {
           if (!stale()) this.positions.set(key, offset + 1n);

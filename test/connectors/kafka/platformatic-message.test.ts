@@ -8,10 +8,11 @@ const name = fc.option(fc.constantFrom('a', 'b', 'seq').map((n) => Buffer.from(n
 describe('a message read from a @platformatic/kafka record', () => {
   it('has the key, value, offset, timestamp and headers kafkajs gives: a repeated name as an array, a header without a name or value left out', () => {
     fc.assert(fc.property(
-      fc.record({ key: bytes, value: bytes, timestampDelta: fc.bigInt({ min: 0n, max: 1n << 40n }), headers: fc.array(fc.tuple(name, bytes), { maxLength: 6 }) }),
+      fc.record({ key: bytes, value: bytes, offsetDelta: fc.integer({ min: 0, max: 2 ** 20 }), timestampDelta: fc.bigInt({ min: 0n, max: 1n << 40n }), headers: fc.array(fc.tuple(name, bytes), { maxLength: 6 }) }),
       fc.integer({ min: 0, max: 2 ** 52 }), fc.integer({ min: 0, max: 2 ** 44 }),
-      (record: PlatformaticRecord, offset, firstTimestamp) => {
-        const message = new PlatformaticMessage(record, offset, firstTimestamp);
+      (record: PlatformaticRecord, firstOffset, firstTimestamp) => {
+        const message = new PlatformaticMessage(record, { firstOffset: BigInt(firstOffset), firstTimestamp: BigInt(firstTimestamp) });
+        const offset = firstOffset + record.offsetDelta;
         expect(message.key).toBe(record.key);
         expect(message.value).toBe(record.value);
         expect(message.offset).toBe(String(offset));
