@@ -55,8 +55,9 @@ function scoreBatch(model: OnlineModel, batch: Batch): RecordScores {
 /**
  * Learns one batch through the contract, refusing bad records instead of the whole batch, so the
  * model ends exactly as if the bad records had never come:
- * - rows the model's validation refuses (non-finite, a label outside the family's coding, …) are
- *   found in one pass (`validate`; for a model without it, one row per failed `update`) and set aside;
+ * - the batch goes to `update` whole (which validates it); if that fails, the rows the model's
+ *   validation refuses (non-finite, a label outside the family's coding, …) are found in one pass
+ *   (`validate`; for a model without it, one row per failed `update`) and set aside;
  * - if the rest cannot be learned numerically (an update the family cannot take finitely, e.g. a
  *   value of 1e200: the model rolls back and throws `NumericalError`), each record is tried alone on
  *   a copy of the model, the ones that fail alone are refused with that error, and the others are
@@ -72,26 +73,32 @@ export function applyBatch(model: OnlineModel, batch: Batch, rows: ArrayLike<num
     index,
     error: typedError(error.kind, error.reason, { ...error.location, row: rows[index] }, error.retriable, error),
   });
-  let keep = Array.from({ length: batch.n }, (_, i) => i);
-  if (isCheckable(model)) {
-    const problems = model.validate({ ...batch, firstRow: 1 });
-    if (problems.length > 0) {
-      const bad = new Set<number>();
-      for (const { reason, location } of problems) {
-        const index = (location.row as number) - 1;
-        bad.add(index);
-        rejected.push(relocate(typedError('input', reason, location), index));
-      }
-      keep = keep.filter((i) => !bad.has(i));
-    }
-  }
+  const whole = batch.firstRow === 1 ? batch : { ...batch, firstRow: 1 };
+  const subset = (indices: readonly number[]): Batch => (indices.length === batch.n ? whole : gather(batch, indices));
   let stats: UpdateStats = { records: 0 };
-  const subset = (indices: readonly number[]): Batch => (indices.length === batch.n ? { ...batch, firstRow: 1 } : gather(batch, indices));
-  while (keep.length > 0) {
+  /** The records still to learn; undefined for all of them (the usual case: one update, which validates them, and no list). */
+  let keep: number[] | undefined;
+  let validated = false;
+  while (keep === undefined || keep.length > 0) {
     try {
-      stats = model.update(subset(keep));
+      stats = model.update(keep === undefined ? whole : subset(keep));
       break;
     } catch (error) {
+      keep ??= Array.from({ length: batch.n }, (_, i) => i);
+      if (!validated && isCheckable(model)) {
+        validated = true;
+        const problems = model.validate(whole);
+        if (problems.length > 0) {
+          const bad = new Set<number>();
+          for (const { reason, location } of problems) {
+            const index = (location.row as number) - 1;
+            bad.add(index);
+            rejected.push(relocate(typedError('input', reason, location), index));
+          }
+          keep = keep.filter((i) => !bad.has(i));
+          continue;
+        }
+      }
       if (!(error instanceof VbstreamError)) throw error;
       if (error.kind === 'numerical' && isCheckable(model)) {
         const failing = keep.filter((i) => {
