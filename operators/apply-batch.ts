@@ -2,6 +2,7 @@ import type { Batch } from '../src/core/batch.js';
 import type { InputProblem } from '../src/core/input-problem.js';
 import type { OnlineModel, UpdateStats } from '../src/core/online-model.js';
 import type { Predictive } from '../src/core/predictive.js';
+import { scoreByPredict } from '../src/core/score-by-predict.js';
 import { VbstreamError } from '../src/core/vbstream-error.js';
 import type { LearnOutcome, RecordScores, Rejection } from './learn-outcome.js';
 import { typedError } from './typed-error.js';
@@ -29,25 +30,19 @@ function gather(batch: Batch, keep: readonly number[]): Batch {
   return weights === undefined ? { x, y, n: keep.length, d, firstRow: 1 } : { x, y, n: keep.length, d, weights, firstRow: 1 };
 }
 
+/** The test-then-train scores of a batch against the model as it is: by the model's `scoreInto` where it has one, else a `predict` per record (NaN for a record it refuses, or every record of a batch of another width). */
 function scoreBatch(model: OnlineModel, batch: Batch): RecordScores {
   const { n, d } = batch;
-  const mean = new Float64Array(n).fill(Number.NaN);
-  const variance = new Float64Array(n).fill(Number.NaN);
-  const logLoss = new Float64Array(n).fill(Number.NaN);
+  const mean = new Float64Array(n);
+  const variance = new Float64Array(n);
+  const logLoss = new Float64Array(n);
   let kind: Predictive['kind'] | undefined;
-  if (d === model.dim) {
-    for (let i = 0; i < n; i++) {
-      let predictive: Predictive;
-      try {
-        predictive = model.predict(batch.x, i * d);
-      } catch {
-        continue;
-      }
-      kind = predictive.kind;
-      mean[i] = predictive.mean;
-      variance[i] = predictive.variance;
-      logLoss[i] = -predictive.logProb(batch.y[i]);
-    }
+  if (d !== model.dim) {
+    mean.fill(Number.NaN);
+    variance.fill(Number.NaN);
+    logLoss.fill(Number.NaN);
+  } else {
+    kind = model.scoreInto !== undefined ? model.scoreInto(batch.x, batch.y, n, mean, variance, logLoss) : scoreByPredict(model, batch.x, batch.y, n, mean, variance, logLoss);
   }
   return { kind: kind ?? 'gaussian', mean, variance, logLoss };
 }
