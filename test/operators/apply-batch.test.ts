@@ -33,7 +33,7 @@ function bits(model: OnlineModel): unknown {
 
 describe('applyBatch', () => {
   it('validates a clean batch once (the update\'s own validation), not in a pass of its own before the update', () => {
-    const model = getFamily('adf-logit').create(D) as ModelShell;
+    const model = getFamily('adf-logit').create(D);
     const validate = vi.spyOn(model, 'validate');
     const outcome = applyBatch(model, batchOf([{ x: [1, 0.5, -1], y: 1, spoil: 'none' }, { x: [1, -2, 0.25], y: 0, spoil: 'none' }]), Float64Array.of(7, 8), true);
     expect(outcome.rejected).toEqual([]);
