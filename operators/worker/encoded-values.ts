@@ -10,8 +10,8 @@ export class EncodedValues {
   private readonly rows: Float64Array;
   private readonly starts: Int32Array;
   private readonly lengths: Int32Array;
-  /** Every value's bytes as one Latin-1 string, made at the first {@link latin1}. */
-  private text: string | undefined;
+  /** The whole buffer as a `Buffer`, made at the first {@link latin1}. */
+  private bytes: Buffer | undefined;
 
   constructor(readonly buffer: ArrayBuffer, readonly count: number) {
     this.rows = new Float64Array(buffer, 0, count);
@@ -50,17 +50,12 @@ export class EncodedValues {
     return isAscii(new Uint8Array(this.buffer, 16 * this.count));
   }
 
-  /**
-   * Record i's value read as Latin-1, one character per byte (its text when every value is {@link ascii}), or null:
-   * a slice of the text of all the values, decoded once (no `Buffer` or copy of the bytes per record).
-   */
+  /** Record i's value read as Latin-1, one character per byte (its text when every value is {@link ascii}), or null; no `Buffer` per record. */
   latin1(i: number): string | null {
     const length = this.lengths[i];
     if (length < 0) return null;
-    const header = 16 * this.count;
-    this.text ??= Buffer.from(this.buffer, header).toString('latin1');
-    const from = this.starts[i] - header;
-    return this.text.substring(from, from + length);
+    this.bytes ??= Buffer.from(this.buffer);
+    return this.bytes.toString('latin1', this.starts[i], this.starts[i] + length);
   }
 
   /** Record i's value as a `Buffer` view into the packed bytes (no copy), or null. */

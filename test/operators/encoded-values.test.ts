@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EncodedValues } from '../../operators/worker/encoded-values.js';
 
 const text = (value: Buffer | null): string | null => (value === null ? null : value.toString('utf8'));
@@ -40,20 +40,6 @@ describe('EncodedValues', () => {
       expect(hop(EncodedValues.pack(2, (i) => values[i], (i) => i)).ascii()).toBe(false);
     }
     expect(hop(EncodedValues.pack(1, () => null, () => 0)).ascii()).toBe(true);
-  });
-
-  it('reads the Latin-1 text of all the values once, each value a slice of it (no decoding call per value)', () => {
-    const values = [Buffer.from('{"x":[1],"y":1}'), null, Buffer.from('{"x":[2.5],"y":0}'), Buffer.alloc(0), Buffer.from('{"x":[-3],"y":1}')];
-    const packed = hop(EncodedValues.pack(values.length, (i) => values[i], (i) => i));
-    const expected = values.map(text);
-    const toString = vi.spyOn(Buffer.prototype, 'toString');
-    try {
-      const read = Array.from({ length: values.length }, (_, i) => packed.latin1(i));
-      expect(toString).toHaveBeenCalledTimes(1);
-      expect(read).toEqual(expected);
-    } finally {
-      toString.mockRestore();
-    }
   });
 
   it('packs nothing into an empty buffer', () => {
