@@ -72,7 +72,7 @@ export function applyBatch(model: OnlineModel, batch: Batch, rows: ArrayLike<num
   const subset = (indices: readonly number[]): Batch => (indices.length === batch.n ? whole : gather(batch, indices));
   let stats: UpdateStats = { records: 0 };
   /** The records still to learn; undefined for all of them (the usual case: one update, which validates them, and no list). */
-  let keep: number[] | undefined;
+  let keep: number[] | undefined = batch.n === 0 ? [] : undefined;
   let validated = false;
   while (keep === undefined || keep.length > 0) {
     try {

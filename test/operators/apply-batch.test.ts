@@ -41,6 +41,15 @@ describe('applyBatch', () => {
     expect(validate).toHaveBeenCalledTimes(1);
   });
 
+  it('hands an empty batch to no update', () => {
+    const model = getFamily('adf-logit').create(D);
+    const update = vi.spyOn(model, 'update');
+    const outcome = applyBatch(model, batchOf([]), new Float64Array(0), true);
+    expect(update).not.toHaveBeenCalled();
+    expect(outcome.stats).toEqual({ records: 0 });
+    expect(outcome.rejected).toEqual([]);
+  });
+
   for (const family of ['adf-logit', 'vb-logit-online']) {
     it(`${family}: ends as the model fed only the good records, refuses each bad one at its row, and scores every good one against the model before the batch (fast-check)`, () => {
       fc.assert(fc.property(fc.array(recordArbitrary, { minLength: 1, maxLength: 12 }), (records) => {
