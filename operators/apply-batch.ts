@@ -2,6 +2,7 @@ import type { Batch } from '../src/core/batch.js';
 import type { InputProblem } from '../src/core/input-problem.js';
 import type { OnlineModel, UpdateStats } from '../src/core/online-model.js';
 import type { Predictive } from '../src/core/predictive.js';
+import { scoreByPredict } from '../src/core/score-by-predict.js';
 import { VbstreamError } from '../src/core/vbstream-error.js';
 import type { LearnOutcome, RecordScores, Rejection } from './learn-outcome.js';
 import { typedError } from './typed-error.js';
@@ -29,25 +30,19 @@ function gather(batch: Batch, keep: readonly number[]): Batch {
   return weights === undefined ? { x, y, n: keep.length, d, firstRow: 1 } : { x, y, n: keep.length, d, weights, firstRow: 1 };
 }
 
+/** The test-then-train scores of a batch against the model as it is: by the model's `scoreInto` where it has one, else a `predict` per record (NaN for a record it refuses, or every record of a batch of another width). */
 function scoreBatch(model: OnlineModel, batch: Batch): RecordScores {
   const { n, d } = batch;
-  const mean = new Float64Array(n).fill(Number.NaN);
-  const variance = new Float64Array(n).fill(Number.NaN);
-  const logLoss = new Float64Array(n).fill(Number.NaN);
+  const mean = new Float64Array(n);
+  const variance = new Float64Array(n);
+  const logLoss = new Float64Array(n);
   let kind: Predictive['kind'] | undefined;
-  if (d === model.dim) {
-    for (let i = 0; i < n; i++) {
-      let predictive: Predictive;
-      try {
-        predictive = model.predict(batch.x, i * d);
-      } catch {
-        continue;
-      }
-      kind = predictive.kind;
-      mean[i] = predictive.mean;
-      variance[i] = predictive.variance;
-      logLoss[i] = -predictive.logProb(batch.y[i]);
-    }
+  if (d !== model.dim) {
+    mean.fill(Number.NaN);
+    variance.fill(Number.NaN);
+    logLoss.fill(Number.NaN);
+  } else {
+    kind = model.scoreInto !== undefined ? model.scoreInto(batch.x, batch.y, n, mean, variance, logLoss) : scoreByPredict(model, batch.x, batch.y, n, mean, variance, logLoss);
   }
   return { kind: kind ?? 'gaussian', mean, variance, logLoss };
 }
@@ -55,8 +50,9 @@ function scoreBatch(model: OnlineModel, batch: Batch): RecordScores {
 /**
  * Learns one batch through the contract, refusing bad records instead of the whole batch, so the
  * model ends exactly as if the bad records had never come:
- * - rows the model's validation refuses (non-finite, a label outside the family's coding, …) are
- *   found in one pass (`validate`; for a model without it, one row per failed `update`) and set aside;
+ * - the batch goes to `update` whole (which validates it); if that fails, the rows the model's
+ *   validation refuses (non-finite, a label outside the family's coding, …) are found in one pass
+ *   (`validate`; for a model without it, one row per failed `update`) and set aside;
  * - if the rest cannot be learned numerically (an update the family cannot take finitely, e.g. a
  *   value of 1e200: the model rolls back and throws `NumericalError`), each record is tried alone on
  *   a copy of the model, the ones that fail alone are refused with that error, and the others are
@@ -72,26 +68,32 @@ export function applyBatch(model: OnlineModel, batch: Batch, rows: ArrayLike<num
     index,
     error: typedError(error.kind, error.reason, { ...error.location, row: rows[index] }, error.retriable, error),
   });
-  let keep = Array.from({ length: batch.n }, (_, i) => i);
-  if (isCheckable(model)) {
-    const problems = model.validate({ ...batch, firstRow: 1 });
-    if (problems.length > 0) {
-      const bad = new Set<number>();
-      for (const { reason, location } of problems) {
-        const index = (location.row as number) - 1;
-        bad.add(index);
-        rejected.push(relocate(typedError('input', reason, location), index));
-      }
-      keep = keep.filter((i) => !bad.has(i));
-    }
-  }
+  const whole = batch.firstRow === 1 ? batch : { ...batch, firstRow: 1 };
+  const subset = (indices: readonly number[]): Batch => (indices.length === batch.n ? whole : gather(batch, indices));
   let stats: UpdateStats = { records: 0 };
-  const subset = (indices: readonly number[]): Batch => (indices.length === batch.n ? { ...batch, firstRow: 1 } : gather(batch, indices));
-  while (keep.length > 0) {
+  /** The records still to learn; undefined for all of them (the usual case: one update, which validates them, and no list). */
+  let keep: number[] | undefined = batch.n === 0 ? [] : undefined;
+  let validated = false;
+  while (keep === undefined || keep.length > 0) {
     try {
-      stats = model.update(subset(keep));
+      stats = model.update(keep === undefined ? whole : subset(keep));
       break;
     } catch (error) {
+      keep ??= Array.from({ length: batch.n }, (_, i) => i);
+      if (!validated && isCheckable(model)) {
+        validated = true;
+        const problems = model.validate(whole);
+        if (problems.length > 0) {
+          const bad = new Set<number>();
+          for (const { reason, location } of problems) {
+            const index = (location.row as number) - 1;
+            bad.add(index);
+            rejected.push(relocate(typedError('input', reason, location), index));
+          }
+          keep = keep.filter((i) => !bad.has(i));
+          continue;
+        }
+      }
       if (!(error instanceof VbstreamError)) throw error;
       if (error.kind === 'numerical' && isCheckable(model)) {
         const failing = keep.filter((i) => {

@@ -48,7 +48,7 @@ export class RecordFieldMapper {
       if (!Array.isArray(features)) return this.fail('bad-shape', 'field x is not an array');
       if (features.length !== d) return this.fail('wrong-width', `x has ${features.length} features, expected ${d}`);
       for (let j = 0; j < d; j++) {
-        if (!this.feature(features[j], `x[${j}]`, x, offset + first + j)) return undefined;
+        if (!this.feature(features[j], j, x, offset + first + j)) return undefined;
       }
     } else {
       for (let j = 0; j < d; j++) {
@@ -74,15 +74,20 @@ export class RecordFieldMapper {
     return undefined;
   }
 
-  /** Stores one feature; false (with {@link failure} set) when it is not a finite number within `maxAbsInput`. */
-  private feature(value: unknown, name: string, x: Float64Array, at: number): boolean {
-    if (typeof value !== 'number') this.fail('non-numeric', `${name} is ${JSON.stringify(value) ?? String(value)}, not a number`);
-    else if (!Number.isFinite(value)) this.fail('non-finite', `${name} is ${value}`);
-    else if (Math.abs(value) > this.maxAbsInput) this.fail('out-of-range', `${name} is ${value}; ${this.outOfRange.feature}`);
-    else {
+  /**
+   * Stores one feature (`field`: its field's name, or its index j in `x`, named `x[j]` only in a
+   * failure, so that a good record makes no string); false (with {@link failure} set) when it is not
+   * a finite number within `maxAbsInput`.
+   */
+  private feature(value: unknown, field: string | number, x: Float64Array, at: number): boolean {
+    if (typeof value === 'number' && Math.abs(value) <= this.maxAbsInput) {
       x[at] = value;
       return true;
     }
+    const name = typeof field === 'number' ? `x[${field}]` : field;
+    if (typeof value !== 'number') this.fail('non-numeric', `${name} is ${JSON.stringify(value) ?? String(value)}, not a number`);
+    else if (!Number.isFinite(value)) this.fail('non-finite', `${name} is ${value}`);
+    else this.fail('out-of-range', `${name} is ${value}; ${this.outOfRange.feature}`);
     return false;
   }
 

@@ -61,6 +61,12 @@ export interface FamilyDefinition<Options extends object, State extends FamilySt
   readonly deferredBackup?: boolean;
   /** The predictive distribution of the label of the record at `x[offset .. offset + dim)` (checked finite). */
   predict(state: State, workspace: Workspace, x: Float64Array, offset: number): Prediction;
+  /**
+   * Where `predict` gives a `BernoulliPredictive`: its success probability, computed exactly as
+   * `predict` does (with the same effects on the workspace) but without making the predictive, so
+   * that the shell scores a batch allocating nothing per record (`ModelShell.scoreInto`).
+   */
+  readonly probability?: (state: State, workspace: Workspace, x: Float64Array, offset: number) => number;
   /** A posterior draw of the parameters into `out` (allocated when absent). */
   sample?(state: State, workspace: Workspace, rng: Rng, out?: Float64Array): Float64Array;
   posteriorMean(state: State, workspace: Workspace): Float64Array;

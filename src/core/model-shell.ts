@@ -17,6 +17,8 @@ import type { ModelSnapshot } from './model-snapshot.js';
 import { NumericalError } from './numerical-error.js';
 import type { OnlineModel, PosteriorSummary, UpdateStats } from './online-model.js';
 import type { Predictive } from './predictive.js';
+import { BernoulliPredictive } from './predictive/bernoulli-predictive.js';
+import { scoreByPredict } from './score-by-predict.js';
 import { ShapeError } from './shape-error.js';
 import { StateLayout } from './state-layout.js';
 import type { Task } from './task.js';
@@ -110,6 +112,34 @@ export class ModelShell<Options extends object = object, State extends FamilySta
   predict(x: Float64Array, offset = 0): Prediction {
     checkFeatures(x, offset, this.state.dim, this.maxAbsInput);
     return this.definition.predict(this.state, this.workspace, x, offset);
+  }
+
+  /**
+   * The `OnlineModel.scoreInto` of every family: a family with `probability` (a Bernoulli predictive)
+   * scores each record without making its predictive; the others through {@link predict}.
+   */
+  scoreInto(x: Float64Array, y: ArrayLike<number>, n: number, mean: Float64Array, variance: Float64Array, logLoss: Float64Array): Predictive['kind'] | undefined {
+    const probability = this.definition.probability;
+    if (probability === undefined) return scoreByPredict(this, x, y, n, mean, variance, logLoss);
+    const { state, workspace } = this;
+    const d = state.dim;
+    let kind: Predictive['kind'] | undefined;
+    for (let i = 0; i < n; i++) {
+      const offset = i * d;
+      let prob: number;
+      try {
+        checkFeatures(x, offset, d, this.maxAbsInput);
+        prob = probability(state, workspace, x, offset);
+      } catch {
+        mean[i] = variance[i] = logLoss[i] = Number.NaN;
+        continue;
+      }
+      kind = 'bernoulli';
+      mean[i] = prob;
+      variance[i] = BernoulliPredictive.varianceOf(prob);
+      logLoss[i] = -BernoulliPredictive.logProbOf(prob, y[i]);
+    }
+    return kind;
   }
 
   sample(rng: Rng, out?: Float64Array): Float64Array {

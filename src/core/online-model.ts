@@ -46,6 +46,13 @@ export interface OnlineModel {
   update(batch: Batch): UpdateStats;
   /** Predictive distribution of the label of the record whose features are `x[offset .. offset+dim)`. */
   predict(x: Float64Array, offset?: number): Predictive;
+  /**
+   * Scores the `n` records of `x` (labels `y`) in one call: record i's predictive mean, variance and
+   * −log p(y_i) into `mean[i]`, `variance[i]` and `logLoss[i]`, bit for bit those of `predict(x, i·dim)`
+   * (NaN for a record `predict` refuses); returns the predictives' kind, undefined when none was scored.
+   * Present where a family can do it without a predictive per record (the test-then-train scores).
+   */
+  scoreInto?(x: Float64Array, y: ArrayLike<number>, n: number, mean: Float64Array, variance: Float64Array, logLoss: Float64Array): Predictive['kind'] | undefined;
   /** Draws the model parameters from the posterior (Thompson sampling) into `out` (allocated if absent). */
   sample(rng: Rng, out?: Float64Array): Float64Array;
   /** Posterior mean of the parameters. */

@@ -2,7 +2,7 @@ import { getFamily } from '../../src/registry.js';
 
 /** The checks of the conformance suite. */
 export type ConformanceCheck =
-  | 'options' | 'no-mutation' | 'bad-rows' | 'predict' | 'snapshot' | 'restore-checks' | 'restore-finite' | 'empty-like'
+  | 'options' | 'no-mutation' | 'bad-rows' | 'predict' | 'score-into' | 'snapshot' | 'restore-checks' | 'restore-finite' | 'empty-like'
   | 'forget-identity' | 'merge' | 'seeded-draws' | 'batching' | 'huge-values' | 'evidence-bound';
 
 /** Options that keep each family quick in the suite (small fits); families not listed use their defaults. */

@@ -115,6 +115,39 @@ describe.each(ids)('%s conforms to the model contract', (id) => {
     expect(() => model.predict(x, 1)).toThrow(ShapeError);
   });
 
+  check('score-into', 'scoreInto gives every record predict\'s mean, variance and −log p(y) bit for bit (NaN where predict refuses) and the predictives\' kind (fast-check over rows)', () => {
+    const model = trained(id);
+    const labels = batchOf(id, 40, 9).y;
+    const bits = (values: readonly number[]): string => Buffer.from(Float64Array.from(values).buffer).toString('hex');
+    const row = fc.tuple(fc.array(fc.double({ min: -6, max: 6, noNaN: true }), { minLength: DIM, maxLength: DIM }), fc.integer({ min: 0, max: 39 }), fc.constantFrom('none', 'none', 'none', 'nan', 'huge', 'label'));
+    fc.assert(fc.property(fc.array(row, { minLength: 1, maxLength: 8 }), (rows) => {
+      const n = rows.length;
+      const x = new Float64Array(n * DIM);
+      const y = new Float64Array(n);
+      rows.forEach(([features, label, spoil], i) => {
+        x.set(features, i * DIM);
+        y[i] = spoil === 'label' ? 0.5 : labels[label];
+        if (spoil === 'nan') x[i * DIM + 1] = Number.NaN;
+        if (spoil === 'huge') x[i * DIM] = 1e200;
+      });
+      const [mean, variance, logLoss] = [0, 1, 2].map(() => new Float64Array(n).fill(7));
+      const kind = model.scoreInto!(x, y, n, mean, variance, logLoss);
+      let expectedKind: string | undefined;
+      for (let i = 0; i < n; i++) {
+        let expected = [Number.NaN, Number.NaN, Number.NaN];
+        try {
+          const predictive = model.predict(x, i * DIM);
+          expectedKind = predictive.kind;
+          expected = [predictive.mean, predictive.variance, -predictive.logProb(y[i])];
+        } catch (error) {
+          expect(error).toBeInstanceOf(VbstreamError);
+        }
+        expect(bits([mean[i], variance[i], logLoss[i]])).toBe(bits(expected));
+      }
+      expect(kind).toBe(expectedKind);
+    }), { numRuns: 40 });
+  });
+
   check('snapshot', 'snapshot → bytes → restore is bit-exact and continues identically', () => {
     const model = trained(id);
     const bytes = encodeSnapshot(model.snapshot());

@@ -20,12 +20,22 @@ export class BernoulliPredictive implements Predictive {
   }
 
   get variance(): number {
-    return this.prob * (1 - this.prob);
+    return BernoulliPredictive.varianceOf(this.prob);
   }
 
   logProb(y: number): number {
-    if (y === 1) return Math.log(this.prob);
-    if (y === 0 || y === -1) return Math.log1p(-this.prob);
+    return BernoulliPredictive.logProbOf(this.prob, y);
+  }
+
+  /** The variance of a binary label of success probability `prob`. */
+  static varianceOf(prob: number): number {
+    return prob * (1 - prob);
+  }
+
+  /** log p(y) of a binary label (0/1 or −1/1) of success probability `prob`; −∞ for any other y. */
+  static logProbOf(prob: number, y: number): number {
+    if (y === 1) return Math.log(prob);
+    if (y === 0 || y === -1) return Math.log1p(-prob);
     return -Infinity;
   }
 

@@ -10,6 +10,7 @@ import { adaptiveForgettingOptionsOf } from '../../forgetting/adaptive-forgettin
 import { resolveAdaptiveForgetting } from '../../forgetting/resolve-adaptive-forgetting.js';
 import { gaussianSummary } from '../../gaussian/gaussian-summary.js';
 import { adfCodec } from './codec.js';
+import { adfProbability } from './adf-probability.js';
 import { adfMemberOps } from './adf-member-ops.js';
 import { forgetAdf } from './forget.js';
 import { ADF_OPTION_DOCS, type AdfOptions } from './options.js';
@@ -57,6 +58,7 @@ function adfFamily<Prediction extends BernoulliPredictive | PoissonLogNormalPred
     step: adfStep,
     deferredBackup: true,
     predict: (state, workspace, x, offset) => predictAdfRow(state, workspace, x, offset) as Prediction,
+    ...(link === 'poisson' ? {} : { probability: adfProbability }),
     sample: (state, workspace, rng, out) => workspace.sampler.sample(state.posterior, rng, out),
     posteriorMean: (state) => state.posterior.w.slice(),
     posteriorSummary: (state) => gaussianSummary(state.posterior, state.dim, state.records),

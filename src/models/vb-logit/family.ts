@@ -11,6 +11,7 @@ import { foldJaakkolaJordanSites } from '../../likelihoods/fold-jaakkola-jordan-
 import { vbLogitCodec } from './codec.js';
 import { VB_LOGIT_ARD_OPTION_DOCS, VB_LOGIT_OPTION_DOCS, type VbLogitOptions } from './options.js';
 import { predictVbLogitRow } from './predict.js';
+import { vbLogitRowProbability } from './row-probability.js';
 import { createVbLogitState, type VbLogitState } from './state.js';
 import { vbLogitStep } from './step.js';
 import { vbLogitWorkspace, type VbLogitWorkspace } from './workspace.js';
@@ -50,6 +51,7 @@ function definition(id: 'vb-logit' | 'vb-logit-ard', ard: boolean, options: Opti
     recordsSeen: (state) => state.records,
     step: vbLogitStep,
     predict: (state, workspace, x, offset) => predictVbLogitRow(state.posterior, state.dim, x, offset, state, workspace.vx, workspace.row),
+    probability: (state, workspace, x, offset) => vbLogitRowProbability(state.posterior, state.dim, x, offset, state, workspace.vx, workspace.row),
     sample: (state, workspace, rng, out) => workspace.sampler.sample(state.posterior, rng, out),
     /** L̃(Q, ξ) of eq. (47) (closed form eq. 61) with all constants, at the last update's q and ξ. */
     evidenceBound: (state) => state.bound,

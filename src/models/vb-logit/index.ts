@@ -1,7 +1,8 @@
 export { VbLogitModel, vbLogitFamily, vbLogitArdFamily } from './family.js';
 export type { VbLogitOptions } from './options.js';
 export { vbLogitStep } from './step.js';
-export { predictVbLogitRow, type XiIterationSettings } from './predict.js';
+export { predictVbLogitRow } from './predict.js';
+export type { XiIterationSettings } from './row-probability.js';
 export { predictVbLogitJoint } from './predict-joint.js';
 export { JaakkolaJordanRow } from '../../likelihoods/jaakkola-jordan-row.js';
 export { jaakkolaJordanRowFit } from '../../likelihoods/jaakkola-jordan-row-fit.js';

@@ -16,6 +16,7 @@ import { createVbLogitOnlineState, type VbLogitOnlineState } from './online-stat
 import { vbLogitOnlineStep } from './online-step.js';
 import { vbLogitOnlineWorkspace, type VbLogitOnlineWorkspace } from './online-workspace.js';
 import { predictVbLogitRow } from './predict.js';
+import { vbLogitRowProbability } from './row-probability.js';
 
 /** A vb-logit-online model: the shell plus a read-only view of q(w). */
 export class VbLogitOnlineModel extends ModelShell<VbLogitOnlineOptions, VbLogitOnlineState, VbLogitOnlineWorkspace, BernoulliPredictive> {
@@ -55,6 +56,7 @@ export const vbLogitOnlineFamily: Family<VbLogitOnlineOptions, VbLogitOnlineMode
   recordsSeen: (state) => state.records,
   step: vbLogitOnlineStep,
   predict: (state, workspace, x, offset) => predictVbLogitRow(state.posterior, state.dim, x, offset, state, workspace.vx, workspace.row),
+  probability: (state, workspace, x, offset) => vbLogitRowProbability(state.posterior, state.dim, x, offset, state, workspace.vx, workspace.row),
   sample: (state, workspace, rng, out) => workspace.sampler.sample(state.posterior, rng, out),
   posteriorMean: (state) => state.posterior.w.slice(),
   posteriorSummary: (state) => gaussianSummary(state.posterior, state.dim, state.records),

@@ -3,7 +3,7 @@ import { dot } from '../../linalg/dot.js';
 import { gemv } from '../../linalg/gemv.js';
 import type { GaussianPosterior } from '../../gaussian/gaussian-posterior.js';
 import { JaakkolaJordanRow } from '../../likelihoods/jaakkola-jordan-row.js';
-import type { XiIterationSettings } from './predict.js';
+import type { XiIterationSettings } from './row-probability.js';
 
 /**
  * VBLinLogit's vectorised vb_logit_pred: the same bound as {@link predictVbLogitRow}, but all rows'
