@@ -1,5 +1,6 @@
 import { cloneState } from '../core/clone-state.js';
 import type { Restorable } from '../core/restorable.js';
+import { stableShape } from '../core/stable-shape.js';
 
 /** Per-record discount of each candidate's log evidence: a memory of about 1/(1 − δ) = 1,000 records. */
 const EVIDENCE_DISCOUNT = 0.999;
@@ -79,14 +80,14 @@ export class ForgettingBank<Member extends object> implements Restorable<Forgett
   ) {}
 
   /** The last {@link surpriseAfter}: its inputs and answer (not state; NaN inputs match nothing). */
-  private readonly lastSurprise = { logPredictive: NaN, before: NaN, after: 0 };
+  private readonly lastSurprise = stableShape({ logPredictive: NaN, before: NaN, after: 0 }, ['after']);
 
   /** A bank whose every candidate starts from `leader` (the model's state before it holds the bank), candidate 0 leading, asleep when it may sleep and candidate 0 does not forget. */
   static of<Member extends object>(ops: BankMemberOps<Member>, factors: Float64Array, every: number, sleeps: boolean, leader: Member): ForgettingBank<Member> {
     const k = factors.length;
     const members = Array.from({ length: k - 1 }, () => cloneState(leader));
     const awake = !(sleeps && factors[0] === 1);
-    return new ForgettingBank(ops, factors, every, sleeps, members, Int32Array.from({ length: k - 1 }, (_, j) => j + 1), new Float64Array(k), new Float64Array(k), { leader: 0, sinceForget: 0, awake, wakes: 0, surprise: 0, calm: 0 });
+    return new ForgettingBank(ops, factors, every, sleeps, members, Int32Array.from({ length: k - 1 }, (_, j) => j + 1), new Float64Array(k), new Float64Array(k), stableShape({ leader: 0, sinceForget: 0, awake, wakes: 0, surprise: 0, calm: 0 }, ['surprise']));
   }
 
   get leader(): number {
