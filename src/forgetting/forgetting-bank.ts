@@ -131,21 +131,22 @@ export class ForgettingBank<Member extends object> implements Restorable<Forgett
   }
 
   /**
-   * Feeds records 0 .. n−1 to the leader (`state`) and, awake, every member: `record(member, r)`
-   * absorbs record r into a member and returns ln p(y_r | what that member had seen). Forgets and
+   * Feeds records 0 .. n−1 to the leader (`state`) and, awake, every member: `record(member, r, context)`
+   * absorbs record r into a member and returns ln p(y_r | what that member had seen) (`context`, passed
+   * through, lets a family give one function for every model rather than a closure per model). Forgets and
    * reselects the leader every `every` records; wakes and puts to sleep the challengers.
    */
-  step(state: Member, n: number, record: (member: Member, r: number) => number): void {
+  step<Context>(state: Member, n: number, record: (member: Member, r: number, context: Context) => number, context?: Context): void {
     const { evidence, memory, counters, factors } = this;
     for (let r = 0; r < n; r++) {
       const leader = counters.leader;
-      const logPredictive = record(state, r);
+      const logPredictive = record(state, r, context as Context);
       evidence[leader] = EVIDENCE_DISCOUNT * evidence[leader] + logPredictive;
       memory[leader] += 1;
       if (counters.awake) {
         for (let j = 0; j < this.members.length; j++) {
           const k = this.candidateOf[j];
-          evidence[k] = EVIDENCE_DISCOUNT * evidence[k] + record(this.members[j], r);
+          evidence[k] = EVIDENCE_DISCOUNT * evidence[k] + record(this.members[j], r, context as Context);
           memory[k] += 1;
         }
         counters.calm += 1;
