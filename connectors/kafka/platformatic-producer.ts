@@ -2,7 +2,7 @@ import { Producer, type MessageToProduce, type ProducerOptions } from '@platform
 import { defaultPartition } from './default-partition.js';
 import type { PortHeaders, PortOutgoingMessage, ProducerPort } from './kafka-port.js';
 import { platformaticFailure } from './platformatic-failure.js';
-import { produceSlices } from './produce-slices.js';
+import { fitsOneRequest, produceSlices } from './produce-slices.js';
 
 type Message = MessageToProduce<Buffer, Buffer, Buffer, Buffer>;
 
@@ -85,7 +85,7 @@ export class PlatformaticProducer implements ProducerPort {
       placed[i] = { topic, partition, key, value: message.value === null ? undefined : toBuffer(message.value), headers: message.headers === undefined ? undefined : headersOf(message.headers) };
     }
     this.roundRobin.set(topic, next % partitions);
-    if (produceSlices(record.messages).length === 1) return [await this.client.send({ acks, messages: placed })];
+    if (fitsOneRequest(record.messages)) return [await this.client.send({ acks, messages: placed })];
     // Larger: each round sends the next slice of every partition (slices cut on the messages as given, taken from `placed` by count).
     const perPartition: Message[][] = Array.from({ length: partitions }, () => []);
     const originals: PortOutgoingMessage[][] = Array.from({ length: partitions }, () => []);

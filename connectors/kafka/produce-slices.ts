@@ -27,6 +27,21 @@ export function produceSlices<T extends PortOutgoingMessage>(messages: readonly 
   return slices;
 }
 
+/**
+ * Whether `messages` go out as one request of {@link produceSlices} (no count limit): one record, or
+ * several of at most about 512 KiB together. Counts bytes only, allocating nothing, and stops at the
+ * first byte over.
+ */
+export function fitsOneRequest(messages: readonly PortOutgoingMessage[]): boolean {
+  if (messages.length <= 1) return messages.length === 1;
+  let bytes = 0;
+  for (const message of messages) {
+    bytes += recordBytes(message);
+    if (bytes > REQUEST_BYTES) return false;
+  }
+  return true;
+}
+
 /** A record's bytes in a request, near enough: key, value, header names and values, and 24 bytes of framing. */
 function recordBytes(message: PortOutgoingMessage): number {
   let bytes = 24 + byteLength(message.key) + byteLength(message.value);

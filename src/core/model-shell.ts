@@ -58,7 +58,6 @@ export class ModelShell<Options extends object = object, State extends FamilySta
     else this.copy(this.backup, this.state);
     this.backedUp = true;
   };
-  private readonly stepPending = (state: State, workspace: Workspace): UpdateStats => this.definition.step(state, this.pending as Batch, workspace, this.definition.deferredBackup === true ? this.takeBackup : undefined);
 
   constructor(readonly definition: FamilyDefinition<Options, State, Workspace, Prediction>, protected readonly state: State, limits: InputLimits = {}) {
     this.maxAbsInput = maxAbsInputOf(limits.maxAbsInput);
@@ -178,11 +177,11 @@ export class ModelShell<Options extends object = object, State extends FamilySta
    * With `deferred` (a family step with `deferredBackup`) the backup is taken when `work` asks for it;
    * a `work` that does not ask has written nothing if it throws.
    */
-  protected commit<R>(work: (state: State, workspace: Workspace) => R, deferred = false): R {
+  protected commit<R>(work: (this: this, state: State, workspace: Workspace) => R, deferred = false): R {
     this.backedUp = false;
     if (!deferred) this.takeBackup();
     try {
-      const result = work(this.state, this.workspace);
+      const result = work.call(this, this.state, this.workspace);
       const finite = this.definition.isFinite?.(this.state) ?? this.layout.isFinite(this.state);
       if (!finite) {
         if (!this.backedUp) throw new NumericalError(`${this.family}: the update gave a non-finite posterior without keeping the state it would restore (a family step that skipped its backup wrongly); the model is not usable`, { field: 'posterior' });
@@ -195,6 +194,15 @@ export class ModelShell<Options extends object = object, State extends FamilySta
     } finally {
       if (this.workspace !== undefined) this.definition.reset?.(this.workspace);
     }
+  }
+
+  /**
+   * The family's step on the batch `update` is committing: a method, so every model calls the same
+   * function (a closure made per model, as this was, had V8 throw away `update` and `commit`, compiled
+   * for the first model's closure, when a second model first updated).
+   */
+  private stepPending(state: State, workspace: Workspace): UpdateStats {
+    return this.definition.step(state, this.pending as Batch, workspace, this.definition.deferredBackup === true ? this.takeBackup : undefined);
   }
 
   private copy(target: State, source: State): void {

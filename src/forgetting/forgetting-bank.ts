@@ -1,5 +1,6 @@
 import { cloneState } from '../core/clone-state.js';
 import type { Restorable } from '../core/restorable.js';
+import { stableShape } from '../core/stable-shape.js';
 
 /** Per-record discount of each candidate's log evidence: a memory of about 1/(1 − δ) = 1,000 records. */
 const EVIDENCE_DISCOUNT = 0.999;
@@ -79,14 +80,14 @@ export class ForgettingBank<Member extends object> implements Restorable<Forgett
   ) {}
 
   /** The last {@link surpriseAfter}: its inputs and answer (not state; NaN inputs match nothing). */
-  private readonly lastSurprise = { logPredictive: NaN, before: NaN, after: 0 };
+  private readonly lastSurprise = stableShape({ logPredictive: NaN, before: NaN, after: 0 }, ['after']);
 
   /** A bank whose every candidate starts from `leader` (the model's state before it holds the bank), candidate 0 leading, asleep when it may sleep and candidate 0 does not forget. */
   static of<Member extends object>(ops: BankMemberOps<Member>, factors: Float64Array, every: number, sleeps: boolean, leader: Member): ForgettingBank<Member> {
     const k = factors.length;
     const members = Array.from({ length: k - 1 }, () => cloneState(leader));
     const awake = !(sleeps && factors[0] === 1);
-    return new ForgettingBank(ops, factors, every, sleeps, members, Int32Array.from({ length: k - 1 }, (_, j) => j + 1), new Float64Array(k), new Float64Array(k), { leader: 0, sinceForget: 0, awake, wakes: 0, surprise: 0, calm: 0 });
+    return new ForgettingBank(ops, factors, every, sleeps, members, Int32Array.from({ length: k - 1 }, (_, j) => j + 1), new Float64Array(k), new Float64Array(k), stableShape({ leader: 0, sinceForget: 0, awake, wakes: 0, surprise: 0, calm: 0 }, ['surprise']));
   }
 
   get leader(): number {
@@ -130,21 +131,22 @@ export class ForgettingBank<Member extends object> implements Restorable<Forgett
   }
 
   /**
-   * Feeds records 0 .. n−1 to the leader (`state`) and, awake, every member: `record(member, r)`
-   * absorbs record r into a member and returns ln p(y_r | what that member had seen). Forgets and
+   * Feeds records 0 .. n−1 to the leader (`state`) and, awake, every member: `record(member, r, context)`
+   * absorbs record r into a member and returns ln p(y_r | what that member had seen) (`context`, passed
+   * through, lets a family give one function for every model rather than a closure per model). Forgets and
    * reselects the leader every `every` records; wakes and puts to sleep the challengers.
    */
-  step(state: Member, n: number, record: (member: Member, r: number) => number): void {
+  step<Context>(state: Member, n: number, record: (member: Member, r: number, context: Context) => number, context?: Context): void {
     const { evidence, memory, counters, factors } = this;
     for (let r = 0; r < n; r++) {
       const leader = counters.leader;
-      const logPredictive = record(state, r);
+      const logPredictive = record(state, r, context as Context);
       evidence[leader] = EVIDENCE_DISCOUNT * evidence[leader] + logPredictive;
       memory[leader] += 1;
       if (counters.awake) {
         for (let j = 0; j < this.members.length; j++) {
           const k = this.candidateOf[j];
-          evidence[k] = EVIDENCE_DISCOUNT * evidence[k] + record(this.members[j], r);
+          evidence[k] = EVIDENCE_DISCOUNT * evidence[k] + record(this.members[j], r, context as Context);
           memory[k] += 1;
         }
         counters.calm += 1;

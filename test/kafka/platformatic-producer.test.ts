@@ -55,6 +55,22 @@ describe('the platformatic producer port on the real broker', () => {
     expect(await ends(topic)).toEqual([11, 11, 11, 11]);
   });
 
+  it('a send of 512 KiB of records (as produceSlices counts them) to one partition is one produce request; a byte more is two, every record written once', async () => {
+    const topic = await topicWith(1);
+    const producer = port.producer({ idempotent: true, maxInFlightRequests: 1 });
+    await producer.connect();
+    // Two records of 24 bytes of framing and 262,120 of value each: 524,288 bytes, the request limit; `extra` bytes more in the second.
+    const pair = (extra: number) => [{ partition: 0, value: Buffer.alloc(262_120, 1) }, { partition: 0, value: Buffer.alloc(262_120 + extra, 2) }];
+    try {
+      await producer.send({ topic, acks: -1, messages: [{ partition: 0, value: 'warm-up' }] });
+      expect(await produceRequestsOf(() => producer.send({ topic, acks: -1, messages: pair(0) }))).toBe(1);
+      expect(await produceRequestsOf(() => producer.send({ topic, acks: -1, messages: pair(1) }))).toBe(2);
+    } finally {
+      await producer.disconnect();
+    }
+    expect(await ends(topic)).toEqual([5]);
+  });
+
   it('after a send the broker refused in part, the next send starts a new producer id: its records are written, not taken for duplicates', async () => {
     const topic = await topicWith(2, [{ name: 'max.message.bytes', value: '10000' }]);
     const producer = port.producer({ idempotent: true, maxInFlightRequests: 1 });

@@ -1,4 +1,5 @@
 import { quadratureScratch, type QuadratureScratch } from './quadrature-scratch.js';
+import { stableShape } from '../../core/stable-shape.js';
 
 /**
  * Gauss–Hermite rules smaller than the model's, each with the largest projection variance s² at
@@ -22,10 +23,10 @@ export interface LogitRules {
 /** The ladder for a model whose own rule has `nodes` nodes (used alone when it is no larger than a rung). */
 export function logitRules(nodes: number): LogitRules {
   const rungs = LADDER.filter(([size]) => size < nodes);
-  return {
+  return stableShape({
     maxVariance: Float64Array.from([...rungs.map(([, variance]) => variance), Infinity]),
     rules: [...rungs.map(([size]) => quadratureScratch(size)), quadratureScratch(nodes)],
-  };
+  });
 }
 
 /** The smallest rule of `rules` that is exact enough at projection variance `s2`. */

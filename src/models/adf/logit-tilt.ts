@@ -1,4 +1,5 @@
 import type { QuadratureScratch } from './quadrature-scratch.js';
+import { stableShape } from '../../core/stable-shape.js';
 
 /** At most this many Newton steps (a step leaving the bracket bisects it instead) locate the tilted mode. */
 const MODE_STEPS = 60;
@@ -30,7 +31,7 @@ export interface LogitTilt {
 
 /** An empty {@link LogitTilt}. */
 export function emptyLogitTilt(): LogitTilt {
-  return { orientation: 1, logZ: 0, alpha: 0, nu: 0, curvature: 0 };
+  return stableShape({ orientation: 1, logZ: 0, alpha: 0, nu: 0, curvature: 0 }, ['logZ', 'alpha', 'nu', 'curvature']);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { emptyLogitTilt, type LogitTilt } from './logit-tilt.js';
+import { stableShape } from '../../core/stable-shape.js';
 
 /**
  * What the last `predict` computed for its row under the current q: the row, V·x, μ = xᵀw,
@@ -19,5 +20,5 @@ export interface PredictedRow {
 
 /** An empty (invalid) {@link PredictedRow} for dimension `dim`. */
 export function emptyPredictedRow(dim: number): PredictedRow {
-  return { x: new Float64Array(dim), vx: new Float64Array(dim), mu: 0, s2: 0, valid: false, hasTilt: false, tilt: emptyLogitTilt() };
+  return stableShape({ x: new Float64Array(dim), vx: new Float64Array(dim), mu: 0, s2: 0, valid: false, hasTilt: false, tilt: emptyLogitTilt() }, ['mu', 's2']);
 }

@@ -1,4 +1,5 @@
 import { gaussHermite } from '../../special/gauss-hermite.js';
+import { stableShape } from '../../core/stable-shape.js';
 
 /** A Gauss–Hermite rule with the logs of its weights and per-node scratch, for {@link quadratureTiltedMoments}. */
 export interface QuadratureScratch {
@@ -16,8 +17,8 @@ export interface QuadratureScratch {
 export function quadratureScratch(n: number): QuadratureScratch {
   const rule = gaussHermite(n);
   const halfLogPi = 0.5 * Math.log(Math.PI);
-  return {
+  return stableShape({
     nodes: rule.nodes, logWeights: rule.weights.map((w) => Math.log(w) - halfLogPi),
     logTerms: new Float64Array(n), slopes: new Float64Array(n), curvatures: new Float64Array(n), point: new Float64Array(3),
-  };
+  });
 }

@@ -1,4 +1,5 @@
 import { emptySiteRevisit, type SiteRevisit } from './site-revisit.js';
+import { stableShape } from '../../core/stable-shape.js';
 
 /**
  * What {@link planAdfRecord} computed for one record before anything is written: V·x, the record's
@@ -26,8 +27,8 @@ export interface RecordPlan {
 
 /** An empty {@link RecordPlan} for dimension `dim`. */
 export function emptyRecordPlan(dim: number): RecordPlan {
-  return {
+  return stableShape({
     vx: new Float64Array(dim), alpha: 0, nu: 0, logPredictive: 0, shrink: 1, sitePrecision: 0, siteShift: 0, w: new Float64Array(dim), logDetV: 0,
     revisitSlot: -1, revisited: false, revisit: emptySiteRevisit(), finite: true,
-  };
+  }, ['alpha', 'nu', 'logPredictive', 'shrink', 'sitePrecision', 'siteShift', 'logDetV']);
 }

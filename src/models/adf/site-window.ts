@@ -1,3 +1,5 @@
+import { stableShape } from '../../core/stable-shape.js';
+
 /**
  * The EP sites of the most recent records (Minka 2001 §3.2): record j's likelihood is approximated in
  * q by the site t_j(f) = exp(−½·precision_j·f² + shift_j·f) on its projection f = x_jᵀβ, so it can be
@@ -24,8 +26,8 @@ export interface SiteWindow {
 
 /** An empty window of `capacity` records of dimension `dim`. */
 export function emptySiteWindow(dim: number, capacity: number, revisits: number): SiteWindow {
-  return {
+  return stableShape({
     capacity, revisits, x: new Float64Array(capacity * dim), y: new Float64Array(capacity), weight: new Float64Array(capacity),
     precision: new Float64Array(capacity), shift: new Float64Array(capacity), count: 0, head: 0, cursor: 0, written: 0, rescaled: 0,
-  };
+  });
 }

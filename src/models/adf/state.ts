@@ -4,6 +4,7 @@ import { resolveGaussianPrior } from '../../gaussian/resolve-gaussian-prior.js';
 import type { ForgettingBank } from '../../forgetting/forgetting-bank.js';
 import { DEFAULT_ADF_WINDOW, type AdfOptions } from './options.js';
 import { emptySiteWindow, type SiteWindow } from './site-window.js';
+import { stableShape } from '../../core/stable-shape.js';
 
 /** The likelihood p(y | f) of a record: Bernoulli σ(yf) (`logit`) or Φ(yf) (`probit`), y = ±1, or `poisson`, Poisson(y; eᶠ). */
 export type AdfLink = 'logit' | 'probit' | 'poisson';
@@ -40,9 +41,9 @@ export function createAdfState(dim: number, options: AdfOptions, link: AdfLink):
   const window = optionChecks.nonNegativeInteger('window', options.window, DEFAULT_ADF_WINDOW);
   const revisits = optionChecks.nonNegativeInteger('revisits', options.revisits, 1);
   const prior = resolveGaussianPrior(dim, options.prior, 1);
-  return {
+  return stableShape({
     dim, link, quadratureNodes, priorMean: prior.mean, priorCovariance: prior.covariance, records: 0,
-    posterior: { w: prior.mean.slice(), V: prior.covariance.slice(), logDetV: prior.logDetCovariance },
+    posterior: stableShape({ w: prior.mean.slice(), V: prior.covariance.slice(), logDetV: prior.logDetCovariance }, ['logDetV']),
     sites: emptySiteWindow(dim, window, window === 0 ? 0 : revisits), forgetting: undefined,
-  };
+  });
 }

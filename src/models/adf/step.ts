@@ -82,6 +82,12 @@ export function adfRecord(state: AdfState, x: Float64Array, offset: number, y: n
   return plan.logPredictive;
 }
 
+/** Absorbs record r of the batch the bank is feeding (`workspace.batch`) into a member state: the bank's callback, one function for every model. */
+function feedRecord(member: AdfState, r: number, workspace: AdfWorkspace): number {
+  const fed = workspace.batch as Batch;
+  return adfRecord(member, fed.x, r * member.dim, workspace.batchLabels[r], fed.weights === undefined ? 1 : fed.weights[r], workspace);
+}
+
 /**
  * Absorbs a checked batch record by record, in order (binary labels as ±1, counts as they are); with
  * adaptive forgetting every candidate's posterior absorbs each record (`ForgettingBank.step`). Given
@@ -102,11 +108,7 @@ export function adfStep(state: AdfState, batch: Batch, workspace: AdfWorkspace, 
   } else {
     workspace.batch = batch;
     workspace.batchLabels = y;
-    workspace.feed ??= (member, r) => {
-      const fed = workspace.batch as Batch;
-      return adfRecord(member, fed.x, r * d, workspace.batchLabels[r], fed.weights === undefined ? 1 : fed.weights[r], workspace);
-    };
-    state.forgetting.step(state, batch.n, workspace.feed);
+    state.forgetting.step(state, batch.n, feedRecord, workspace);
     workspace.batch = undefined;
   }
   return batch.n === 1 ? ONE_RECORD : { records: batch.n };

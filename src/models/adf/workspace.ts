@@ -6,8 +6,8 @@ import { emptyPredictedRow, type PredictedRow } from './predicted-row.js';
 import type { QuadratureScratch } from './quadrature-scratch.js';
 import { emptyRecordPlan, type RecordPlan } from './record-plan.js';
 import { emptySiteRevisit, type SiteRevisit } from './site-revisit.js';
-import type { AdfState } from './state.js';
 import type { TiltedMoments } from './tilted-moments.js';
+import { stableShape } from '../../core/stable-shape.js';
 
 /** Scratch of an ADF model (reused by every record and prediction) and its sampler's cached factor. */
 export interface AdfWorkspace {
@@ -33,16 +33,14 @@ export interface AdfWorkspace {
   /** The batch a forgetting bank is feeding its members (cleared after the step) and its labels. */
   batch: Batch | undefined;
   batchLabels: Float64Array;
-  /** Absorbs record r of `batch` into a member state: the bank's callback, made at the first step that needs it. */
-  feed: ((member: AdfState, r: number) => number) | undefined;
 }
 
 /** A workspace for dimension `dim` and an `nodes`-point Gauss–Hermite rule. */
 export function adfWorkspace(dim: number, nodes: number): AdfWorkspace {
   const rules = logitRules(nodes);
-  return {
-    vx: new Float64Array(dim), siteVx: new Float64Array(dim), moments: { logZ: 0, alpha: 0, nu: 0 }, quadrature: rules.rules[rules.rules.length - 1], logitRules: rules,
-    tilt: emptyLogitTilt(), predicted: emptyPredictedRow(dim), plan: emptyRecordPlan(dim), revisit: emptySiteRevisit(), sampler: new GaussianSampler(dim), labels: new Float64Array(0),
-    backup: undefined, batch: undefined, batchLabels: new Float64Array(0), feed: undefined,
-  };
+  return stableShape({
+    vx: new Float64Array(dim), siteVx: new Float64Array(dim), moments: stableShape({ logZ: 0, alpha: 0, nu: 0 }, ['logZ', 'alpha', 'nu']), quadrature: rules.rules[rules.rules.length - 1], logitRules: rules,
+    tilt: emptyLogitTilt(), predicted: emptyPredictedRow(dim), plan: emptyRecordPlan(dim), revisit: emptySiteRevisit(), sampler: new GaussianSampler(dim), labels: new Float64Array(1),
+    backup: undefined, batch: undefined, batchLabels: new Float64Array(0),
+  });
 }
