@@ -38,6 +38,8 @@ export class BrokerOutage {
   private over: VbstreamError | undefined;
   private closed = false;
   private readonly wakers = new Set<() => void>();
+  /** How many outages have ended (tells {@link retry} whether one ended while an attempt was under way). */
+  private ends = 0;
 
   constructor(private readonly options: BrokerOutageOptions) {}
 
@@ -66,6 +68,7 @@ export class BrokerOutage {
     if (this.since === undefined) return;
     const outageMs = Date.now() - this.since;
     this.since = undefined;
+    this.ends++;
     clearTimeout(this.timer);
     this.options.changed?.({ type: 'brokers-reachable', outageMs });
   }
@@ -73,18 +76,24 @@ export class BrokerOutage {
   /**
    * Runs `attempt` until it succeeds: a retriable failure is reported and tried again after a
    * backoff (250 ms, doubling to 5 s); a non-retriable one rejects at once; once the outage has
-   * outlasted its limit, or after {@link close}, rejects with the reason.
+   * outlasted its limit, or after {@link close}, rejects with the reason. An attempt begun during an
+   * outage that another operation's success ended meanwhile (e.g. a write still waiting on a leader
+   * election when a fetch got through) fails as that outage's tail: it is tried again, not reported
+   * as a new outage; an attempt begun after the end that fails is one.
    */
   async retry<T>(what: string, attempt: () => Promise<T>): Promise<T> {
     for (let failures = 0; ; failures++) {
       if (this.over !== undefined) throw this.over;
+      const endsBefore = this.ends;
+      const duringOutage = this.since !== undefined;
       try {
         const result = await attempt();
         this.succeeded();
         return result;
       } catch (error) {
         if (!isRetriableKafkaFailure(error)) throw error;
-        this.failed(what, error);
+        if (duringOutage && this.ends !== endsBefore && this.since === undefined) this.lastReason = `${what}: ${reasonOf(error)}`;
+        else this.failed(what, error);
         if (this.closed) throw error;
         await this.pause(Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** failures));
         if (this.closed) throw error;

@@ -61,6 +61,31 @@ describe('BrokerOutage', () => {
     outage.close();
   });
 
+  it('a retry\'s attempt begun during an outage that fails after another operation ended it is that outage\'s tail, not a new outage; an attempt begun after the end that fails is a new one', async () => {
+    const changes: BrokerReachability['type'][] = [];
+    const outage = new BrokerOutage({ maxOutageMs: 60_000, changed: (change) => changes.push(change.type), expired: () => undefined });
+    let attempts = 0;
+    let failAttempt: ((error: Error) => void) | undefined;
+    const done = outage.retry('writing snapshot', () => {
+      attempts++;
+      if (attempts === 1) return Promise.reject(refused());
+      if (attempts === 2) return new Promise<string>((_, reject) => { failAttempt = reject; });
+      return Promise.resolve('saved');
+    });
+    await vi.advanceTimersByTimeAsync(250);
+    expect(attempts).toBe(2);
+    outage.succeeded();
+    failAttempt!(refused());
+    await vi.advanceTimersByTimeAsync(500);
+    await expect(done).resolves.toBe('saved');
+    expect(changes).toEqual(['brokers-unreachable', 'brokers-reachable']);
+    const again = outage.retry('writing snapshot', () => Promise.reject(refused()));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(changes).toEqual(['brokers-unreachable', 'brokers-reachable', 'brokers-unreachable']);
+    outage.close();
+    await expect(again).rejects.toThrow('ECONNREFUSED');
+  });
+
   it('an outage past maxOutageMs calls expired once with one clear non-retriable error, and ends every retry with it', async () => {
     const expired: VbstreamError[] = [];
     const outage = new BrokerOutage({ maxOutageMs: 10_000, setting: 'source.maxOutageMs', expired: (error) => expired.push(error) });
