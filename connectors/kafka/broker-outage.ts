@@ -10,29 +10,42 @@ export type BrokerReachability =
 export interface BrokerOutageOptions {
   /** Longest outage ridden out before {@link BrokerOutageOptions.expired} is called, ms. */
   readonly maxOutageMs: number;
-  /** Each change of state: once when the first operation fails, once when one succeeds again. */
+  /** Each change of state: once when the first operation fails, once when operations have succeeded again for `settleMs`. */
   readonly changed?: (change: BrokerReachability) => void;
   /** The outage lasted longer than `maxOutageMs` (the service must stop); called once. */
   readonly expired: (error: VbstreamError) => void;
   /** Name of the limit's setting, for the messages (e.g. `source.maxOutageMs`). */
   readonly setting?: string;
+  /** How long operations must go without a failure after the first success for the outage to end, ms; default {@link SETTLE_MS}. */
+  readonly settleMs?: number;
 }
 
 /** First wait between attempts of {@link BrokerOutage.retry}, ms; doubled after each failure up to {@link MAX_BACKOFF_MS}. */
 const FIRST_BACKOFF_MS = 250;
 const MAX_BACKOFF_MS = 5_000;
+/**
+ * Default settle period, ms: a broker that has just come back answers some requests before it has
+ * elected every partition's leader and loaded its coordinators, so failures in the first seconds are
+ * the outage's tail, not a new one.
+ */
+const SETTLE_MS = 3_000;
 
 const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split('\n')[0];
 
 /**
  * Rides out a Kafka outage: operations report their failures ({@link failed}) and successes
  * ({@link succeeded}); the first retriable failure starts an outage (reported once through
- * `changed`), the next success ends it (reported once), and an outage longer than `maxOutageMs`
- * calls `expired` with one clear, non-retriable error. {@link retry} runs an operation until it
+ * `changed`); it ends (reported once) when `settleMs` have passed since a success with no failure
+ * meanwhile, and it is {@link down} until then. An outage longer than `maxOutageMs` calls `expired`
+ * with one clear, non-retriable error; the limit does not run out while operations succeed in the
+ * settle period, and a failure in it past the limit expires the outage at once. {@link retry} runs an operation until it
  * succeeds, with exponential backoff, for as long as the outage is allowed to last.
  */
 export class BrokerOutage {
   private since: number | undefined;
+  /** When the settle period began (the first success since the last failure); undefined: not settling. */
+  private answeredAt: number | undefined;
+  private settleTimer: NodeJS.Timeout | undefined;
   private lastReason = '';
   private timer: NodeJS.Timeout | undefined;
   private over: VbstreamError | undefined;
@@ -43,7 +56,7 @@ export class BrokerOutage {
 
   constructor(private readonly options: BrokerOutageOptions) {}
 
-  /** Whether an outage is under way. */
+  /** Whether an outage is under way (its settle period included). */
   get down(): boolean {
     return this.since !== undefined;
   }
@@ -56,21 +69,25 @@ export class BrokerOutage {
   /** An operation (`what`) failed with a retriable error: the outage starts now if it has not. */
   failed(what: string, error: unknown): void {
     this.lastReason = `${what}: ${reasonOf(error)}`;
-    if (this.since !== undefined || this.closed) return;
+    if (this.closed) return;
     const { maxOutageMs } = this.options;
-    this.since = Date.now();
-    this.options.changed?.({ type: 'brokers-unreachable', what, reason: reasonOf(error), limitMs: maxOutageMs });
-    this.timer = setTimeout(() => this.expire(), maxOutageMs);
+    if (this.since === undefined) {
+      this.since = Date.now();
+      this.options.changed?.({ type: 'brokers-unreachable', what, reason: reasonOf(error), limitMs: maxOutageMs });
+      this.timer = setTimeout(() => this.expire(), maxOutageMs);
+    } else if (this.answeredAt !== undefined) {
+      this.answeredAt = undefined;
+      clearTimeout(this.settleTimer);
+      this.timer = setTimeout(() => this.expire(), Math.max(0, this.since + maxOutageMs - Date.now()));
+    }
   }
 
-  /** An operation succeeded: the outage, if any, is over. */
+  /** An operation succeeded: the outage, if any, ends once `settleMs` pass with no failure. */
   succeeded(): void {
-    if (this.since === undefined) return;
-    const outageMs = Date.now() - this.since;
-    this.since = undefined;
-    this.ends++;
+    if (this.since === undefined || this.answeredAt !== undefined || this.closed) return;
+    this.answeredAt = Date.now();
     clearTimeout(this.timer);
-    this.options.changed?.({ type: 'brokers-reachable', outageMs });
+    this.settleTimer = setTimeout(() => this.settle(), this.options.settleMs ?? SETTLE_MS);
   }
 
   /**
@@ -105,6 +122,7 @@ export class BrokerOutage {
   close(): void {
     this.closed = true;
     clearTimeout(this.timer);
+    clearTimeout(this.settleTimer);
     for (const wake of this.wakers) wake();
   }
 
@@ -118,6 +136,14 @@ export class BrokerOutage {
       const timer = setTimeout(wake, ms);
       this.wakers.add(wake);
     });
+  }
+
+  private settle(): void {
+    const outageMs = (this.answeredAt as number) - (this.since as number);
+    this.since = undefined;
+    this.answeredAt = undefined;
+    this.ends++;
+    this.options.changed?.({ type: 'brokers-reachable', outageMs });
   }
 
   private expire(): void {

@@ -37,11 +37,51 @@ describe('BrokerOutage', () => {
     vi.advanceTimersByTime(12_500);
     outage.succeeded();
     outage.succeeded();
+    vi.advanceTimersByTime(3_000); // the default settle period
     expect(changes).toEqual([
       { type: 'brokers-unreachable', what: 'reading end offsets', reason: 'connect ECONNREFUSED 127.0.0.1:9092', limitMs: 60_000 },
       { type: 'brokers-reachable', outageMs: 12_500 },
     ]);
     vi.advanceTimersByTime(120_000); // the limit no longer runs once the outage is over
+    outage.close();
+  });
+
+  it('the end is reported once operations have succeeded for settleMs with no failure: a restarting broker\'s failures meanwhile (an election, a loading coordinator) belong to the same outage, which stays down', () => {
+    const changes: BrokerReachability[] = [];
+    const outage = new BrokerOutage({ maxOutageMs: 60_000, settleMs: 3_000, changed: (change) => changes.push(change), expired: () => { throw new Error('not expected'); } });
+    outage.failed('writing snapshot m/0', refused());
+    vi.advanceTimersByTime(10_000);
+    outage.succeeded();
+    expect(outage.down).toBe(true);
+    vi.advanceTimersByTime(1_000);
+    outage.failed('writing snapshot m/0', new Error('This server is not the leader for that topic-partition'));
+    expect(outage.down).toBe(true);
+    vi.advanceTimersByTime(500);
+    outage.succeeded();
+    vi.advanceTimersByTime(2_999);
+    expect(changes.map((change) => change.type)).toEqual(['brokers-unreachable']);
+    expect(outage.down).toBe(true);
+    vi.advanceTimersByTime(1);
+    expect(changes).toEqual([
+      { type: 'brokers-unreachable', what: 'writing snapshot m/0', reason: 'connect ECONNREFUSED 127.0.0.1:9092', limitMs: 60_000 },
+      { type: 'brokers-reachable', outageMs: 11_500 },
+    ]);
+    expect(outage.down).toBe(false);
+    outage.close();
+  });
+
+  it('the limit does not run out while operations succeed in the settle period; a failure in it past the limit ends the outage as expired', () => {
+    const expired: VbstreamError[] = [];
+    const outage = new BrokerOutage({ maxOutageMs: 10_000, settleMs: 3_000, expired: (error) => expired.push(error) });
+    outage.failed('fetching records', refused());
+    vi.advanceTimersByTime(9_000);
+    outage.succeeded();
+    vi.advanceTimersByTime(2_000);
+    expect(expired).toHaveLength(0);
+    outage.failed('writing snapshot m/0', refused());
+    vi.advanceTimersByTime(0);
+    expect(expired).toHaveLength(1);
+    expect(expired[0].message).toContain('last error: writing snapshot m/0: connect ECONNREFUSED');
     outage.close();
   });
 
@@ -56,12 +96,14 @@ describe('BrokerOutage', () => {
     await vi.advanceTimersByTimeAsync(250 + 500 + 1_000);
     await expect(done).resolves.toBe('saved');
     expect(attempts).toBe(4);
+    expect(outage.down).toBe(true);
+    await vi.advanceTimersByTimeAsync(3_000);
     expect(outage.down).toBe(false);
     await expect(outage.retry('writing', async () => { throw new Error('record too large'); })).rejects.toThrow('record too large');
     outage.close();
   });
 
-  it('a retry\'s attempt begun during an outage that fails after another operation ended it is that outage\'s tail, not a new outage; an attempt begun after the end that fails is a new one', async () => {
+  it('a retry\'s attempt begun during an outage that fails after another operation\'s success has settled it is that outage\'s tail, not a new outage; an attempt begun after the end that fails is a new one', async () => {
     const changes: BrokerReachability['type'][] = [];
     const outage = new BrokerOutage({ maxOutageMs: 60_000, changed: (change) => changes.push(change.type), expired: () => undefined });
     let attempts = 0;
@@ -75,6 +117,8 @@ describe('BrokerOutage', () => {
     await vi.advanceTimersByTimeAsync(250);
     expect(attempts).toBe(2);
     outage.succeeded();
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(changes).toEqual(['brokers-unreachable', 'brokers-reachable']);
     failAttempt!(refused());
     await vi.advanceTimersByTimeAsync(500);
     await expect(done).resolves.toBe('saved');

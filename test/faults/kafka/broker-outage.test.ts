@@ -101,8 +101,8 @@ describe('vbstream run through a Kafka outage (real broker, stopped and started)
       expect((await readyz(run.out())).status).toBe(200);
       run.child.kill('SIGTERM');
       expect(await run.exited).toBe(0);
-      expect(unreachableLines(run.err())).toHaveLength(1);
-      expect(reachableLines(run.err())).toHaveLength(1);
+      expect(unreachableLines(run.err()), run.err()).toHaveLength(1);
+      expect(reachableLines(run.err()), run.err()).toHaveLength(1);
       expect(run.err()).not.toMatch(/^\s+at /m);
       for (const p of [0, 1]) {
         const rows = Array.from({ length: 80_000 }, (_, k) => 2 * k + p);
