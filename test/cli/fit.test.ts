@@ -137,7 +137,7 @@ describe('vbstream fit refuses bad input, names file, row and column, and writes
 });
 
 describe('vbstream fit reports what it did', () => {
-  it('ends with a one-line result, and shows progress on stderr when a fit takes longer than a second', () => {
+  it('ends with a one-line result; a progress line on stderr, if any, is the one after a second (its timing: run-worker-job.test.ts)', () => {
     const path = join(work, 'gp.csv');
     const rows = Array.from({ length: 400 }, (_, i) => `${(i / 40).toFixed(4)},${Math.sin(i / 40).toFixed(6)}`);
     writeFileSync(path, `x,y\n${rows.join('\n')}\n`);
@@ -146,9 +146,10 @@ describe('vbstream fit reports what it did', () => {
     expect(run.code).toBe(0);
     const result = /^fit gp-exact: 400 records × 1 features in ([\d.]+) s → .*gp\.json\n$/.exec(run.stdout);
     expect(result, run.stdout).not.toBeNull();
-    const seconds = Number(result?.[1]);
-    if (seconds >= 1.5) expect(run.progress[0]).toBe('fitting gp-exact on 400 records × 1 features … 1 s');
-    else expect(run.progress).toEqual([]);
+    // The result's time includes the whole job, so a fit well under a second has no progress line; a longer one has the
+    // 1 s line only if the ticker fired before the job answered, which depends on the machine's load.
+    if (Number(result?.[1]) < 0.9) expect(run.progress).toEqual([]);
+    else if (run.progress.length > 0) expect(run.progress[0]).toBe('fitting gp-exact on 400 records × 1 features … 1 s');
   });
 });
 
