@@ -155,8 +155,11 @@ export class ServiceProcess<E extends { readonly type: string } = LearnerEvent> 
   }
 }
 
-/** Reads `count` records of `topic` from the beginning (a throwaway group), with their headers and partition. */
-export async function readRecords(port: KafkaPort, topic: string, count: number): Promise<{ partition: number; offset: string; key: string | null; value: Buffer | null; headers: { [k: string]: string } }[]> {
+/**
+ * Reads `topic` from the beginning (a throwaway group) until it has `count` records, with their headers and partition;
+ * with `distinctKeys`, until it has `count` different keys (an at-least-once writer may have written some twice).
+ */
+export async function readRecords(port: KafkaPort, topic: string, count: number, distinctKeys = false): Promise<{ partition: number; offset: string; key: string | null; value: Buffer | null; headers: { [k: string]: string } }[]> {
   const consumer = port.consumer({ groupId: unique('reader'), maxWaitTimeInMs: 100 });
   const out: { partition: number; offset: string; key: string | null; value: Buffer | null; headers: { [k: string]: string } }[] = [];
   await consumer.connect();
@@ -172,7 +175,8 @@ export async function readRecords(port: KafkaPort, topic: string, count: number)
     },
   });
   try {
-    await waitFor(() => out.length >= count, () => `${count} records on ${topic} (have ${out.length})`);
+    const have = (): number => (distinctKeys ? new Set(out.map((record) => record.key)).size : out.length);
+    await waitFor(() => have() >= count, () => `${count} ${distinctKeys ? 'keys' : 'records'} on ${topic} (have ${have()})`);
   } finally {
     await consumer.disconnect();
   }
