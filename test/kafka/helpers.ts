@@ -89,6 +89,12 @@ export async function produceValues(port: KafkaPort, topic: string, values: read
   await producer.disconnect();
 }
 
+/** The group's committed offsets of `topic`, by partition (-1: none). */
+export async function committedOffsets(admin: AdminPort, groupId: string, topic: string): Promise<number[]> {
+  const [entry] = await admin.fetchOffsets({ groupId, topics: [topic] });
+  return (entry?.partitions ?? []).sort((a, b) => a.partition - b.partition).map((p) => Number(p.offset));
+}
+
 /** One model of `family` fed the given records in one batch. */
 export function batchFit(family: string, data: ProducedData, rows: readonly number[] = Array.from({ length: data.n }, (_, i) => i), options?: unknown): OnlineModel {
   const model = getFamily(family).create(data.d, options);

@@ -12,7 +12,7 @@ import { PipelineMetrics } from '../../monitoring/pipeline-metrics.js';
 import { Readiness } from '../../monitoring/readiness.js';
 import { decodeSnapshot } from '../../src/core/decode-snapshot.js';
 import { SnapshotError } from '../../src/core/snapshot-error.js';
-import { createTopic, produceValues, recordJson, suiteBroker, syntheticData, testKafkaClient, unique, waitFor } from './helpers.js';
+import { committedOffsets, createTopic, produceValues, recordJson, suiteBroker, syntheticData, testKafkaClient, unique, waitFor } from './helpers.js';
 
 /** Runs `vbstream run`'s pipeline in this process; resolves what it returned (or rejected with) and what it printed. */
 async function run(source: object, model: object, extra: object = {}): Promise<{ result?: PipelineResult; error?: unknown; out: string; err: string }> {
@@ -29,12 +29,6 @@ async function run(source: object, model: object, extra: object = {}): Promise<{
   } catch (error) {
     return { error, out: outText, err: errText };
   }
-}
-
-/** The group's committed offsets of `topic`, by partition (-1: none). */
-async function committedOffsets(admin: ReturnType<typeof suiteBroker>['admin'], groupId: string, topic: string): Promise<number[]> {
-  const [entry] = await admin.fetchOffsets({ groupId, topics: [topic] });
-  return (entry?.partitions ?? []).map((p) => Number(p.offset));
 }
 
 describe('the Kafka learner refuses what would silently reset a model (real broker)', () => {

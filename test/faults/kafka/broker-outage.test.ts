@@ -12,7 +12,7 @@ import { decodeSnapshot } from '../../../src/core/decode-snapshot.js';
 import { startLocalKafka, type LocalKafka } from '../../../scripts/local-kafka.js';
 import { killIfRunning } from '../../helpers/kill-if-running.js';
 import { repoRoot } from '../../helpers/reference.js';
-import { batchFit, createTopic, produceValues, recordJson, snapshotsAtEnd, syntheticData, testKafkaClient, unique, waitFor } from '../../kafka/helpers.js';
+import { batchFit, committedOffsets, createTopic, produceValues, recordJson, snapshotsAtEnd, syntheticData, testKafkaClient, unique, waitFor } from '../../kafka/helpers.js';
 
 /**
  * `vbstream run` against a broker this test stops and starts again (its own, so the suite's broker
@@ -153,7 +153,7 @@ describe('vbstream run through a Kafka outage (real broker, stopped and started)
     } finally {
       await idleStore.close();
     }
-    await waitFor(async () => (await admin.fetchOffsets({ groupId: `${idleTopic}-group`, topics: [idleTopic] }))[0]?.partitions[0]?.offset === '1000', 'the idle run\'s offset committed');
+    await waitFor(async () => (await committedOffsets(admin, `${idleTopic}-group`, idleTopic))[0] === 1_000, 'the idle run\'s offset committed');
     await broker.halt();
     await waitFor(() => unreachableLines(busy.err()).length > 0 && unreachableLines(idle.err()).length > 0, 'the outage reported by both');
     busy.child.kill('SIGTERM');

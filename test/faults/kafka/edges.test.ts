@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { DEAD_LETTER_HEADERS } from '../../../connectors/kafka/dead-letter-sink.js';
-import type { AdminPort } from '../../../connectors/kafka/kafka-port.js';
 import { KafkaSnapshotStore } from '../../../connectors/kafka/kafka-snapshot-store.js';
 import { PartitionedLearner } from '../../../connectors/kafka/partitioned-learner.js';
 import { snapshotKey } from '../../../connectors/kafka/snapshot-key.js';
@@ -13,7 +12,7 @@ import type { ModelSnapshot } from '../../../src/core/model-snapshot.js';
 import { getFamily } from '../../../src/registry.js';
 import { repoRoot } from '../../helpers/reference.js';
 import { PATIENCE_MS } from '../../helpers/wait-for.js';
-import { batchFit, produceValues, readRecords, recordJson, snapshotsAtEnd, syntheticData, unique, suiteBroker, waitFor } from '../../kafka/helpers.js';
+import { batchFit, committedOffsets, produceValues, readRecords, recordJson, snapshotsAtEnd, syntheticData, unique, suiteBroker, waitFor } from '../../kafka/helpers.js';
 
 const D = 3;
 const work = mkdtempSync(join(tmpdir(), 'vbstream-faults-'));
@@ -33,11 +32,6 @@ function run(config: object): Promise<{ code: number | null; stdout: string; std
     child.on('error', reject);
     child.on('close', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
   });
-}
-
-async function committed(admin: AdminPort, groupId: string, topic: string): Promise<string[]> {
-  const [offsets] = await admin.fetchOffsets({ groupId, topics: [topic] });
-  return offsets.partitions.sort((a, b) => a.partition - b.partition).map((p) => p.offset);
 }
 
 /**
@@ -88,7 +82,7 @@ describe('fault-proof edges against the real broker (issue 14)', () => {
     const pill = letters.find((l) => l.headers[DEAD_LETTER_HEADERS.truncated] !== undefined);
     expect(Number(pill?.headers[DEAD_LETTER_HEADERS.truncated])).toBeGreaterThan(2_000_000);
     expect(pill?.value?.length).toBe(262_144);
-    expect(await committed(admin, groupId, topic)).toEqual([String(values.length)]);
+    expect(await committedOffsets(admin, groupId, topic)).toEqual([values.length]);
     expectBatchStatistics(decodeSnapshot((await store.latest(snapshotKey('lin', 0)))!).snapshot, batchFit('vb-linear', data).snapshot());
     await store.close();
   });
@@ -112,13 +106,13 @@ describe('fault-proof edges against the real broker (issue 14)', () => {
     const source = { type: 'kafka', brokers: [inject('kafkaBootstrap')], topic, groupId, dim: D, untilCaughtUp: true };
     const first = await run({ source, model: { family: 'vb-linear' } });
     expect(first.code).toBe(0);
-    const before = await committed(admin, groupId, topic);
-    expect(before).toEqual(['500']);
+    const before = await committedOffsets(admin, groupId, topic);
+    expect(before).toEqual([500]);
     await produceValues(port, topic, Array.from({ length: 50 }, () => JSON.stringify({ x: [1, 2, 3, 4], y: 1 })), 1);
     const second = await run({ source: { ...source, dim: D + 1 }, model: { family: 'vb-linear' } });
     expect(second.code).toBe(1);
     expect(second.stderr).toMatch(/snapshot has 3 features, the pipeline has 4/);
-    expect(await committed(admin, groupId, topic)).toEqual(before);
+    expect(await committedOffsets(admin, groupId, topic)).toEqual(before);
   });
 
   it('item 9: snapshots.everyMs and schema.weight are honoured by a Kafka run', async () => {
